@@ -1,0 +1,134 @@
+#include "commandline.h"
+
+#include "exitcodes.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+
+namespace reclaim {
+
+namespace {
+
+const char *const kExamples = R"(
+Examples:
+  reclaim --config /etc/reclaim/reclaim.json            open the operator console
+  reclaim --once --dry-run --config reclaim.json        plan one run, change nothing
+  reclaim --once --json --config reclaim.json           one run, report as JSON on stdout
+  reclaim --daemon --config /etc/reclaim/reclaim.json   headless: run now, then every interval
+
+Connections: RECLAIM_PG_URL (postgresql://user:pass@host:port/db) and RECLAIM_REDIS_URL
+(redis://[:pass@]host:port/db) override the file's connections.postgresUrl / redisUrl.
+
+Exit codes (--once):
+  0  the run completed (UNKNOWN candidates are reported, not an error)
+  1  bad command line
+  2  configuration missing or invalid
+  3  skipped: another runner holds the lock
+  4  skipped: Redis unreachable
+  5  PostgreSQL unreachable, or the run could not proceed
+)";
+
+} // namespace
+
+QString defaultConfigPath()
+{
+    const QString fromEnv = QProcessEnvironment::systemEnvironment().value(QStringLiteral("RECLAIM_CONFIG"));
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    if (QFileInfo::exists(QStringLiteral("/etc/reclaim/reclaim.json")))
+        return QStringLiteral("/etc/reclaim/reclaim.json");
+    return QStringLiteral("reclaim.json");
+}
+
+CommandLineResult parseCommandLine(const QStringList &arguments)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        QStringLiteral("Reclaim finds background jobs whose PostgreSQL row is stuck in PROCESSING or "
+                       "QUEUED while their BullMQ queue entry is gone, and recovers them.") +
+        QString::fromUtf8(kExamples));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")},
+                                     QStringLiteral("Show the version."));
+    const QCommandLineOption config({QStringLiteral("c"), QStringLiteral("config")},
+                                    QStringLiteral("Configuration file (default: $RECLAIM_CONFIG, "
+                                                   "/etc/reclaim/reclaim.json, ./reclaim.json)."),
+                                    QStringLiteral("file"));
+    const QCommandLineOption daemon(QStringLiteral("daemon"), QStringLiteral("Run headless: a run now, then every interval."));
+    const QCommandLineOption once(QStringLiteral("once"), QStringLiteral("One headless run, print the report, exit."));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("Plan only: write nothing to Redis or PostgreSQL."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("With --once: print the report as JSON."));
+    const QCommandLineOption interval(QStringLiteral("interval"),
+                                      QStringLiteral("Seconds between runs (overrides run.intervalSeconds)."),
+                                      QStringLiteral("seconds"));
+    const QCommandLineOption logFormat(QStringLiteral("log-format"),
+                                       QStringLiteral("Log lines as 'text' (default) or 'json'."),
+                                       QStringLiteral("format"), QStringLiteral("text"));
+    const QCommandLineOption logFile(QStringLiteral("log-file"), QStringLiteral("Also log to this rotating file."),
+                                     QStringLiteral("file"));
+    const QCommandLineOption metrics(QStringLiteral("metrics-address"),
+                                     QStringLiteral("Daemon: serve /metrics, /healthz, /readyz here "
+                                                    "(default 127.0.0.1:9477; 'off' to disable)."),
+                                     QStringLiteral("host:port"));
+    const QCommandLineOption readOnly(QStringLiteral("read-only"),
+                                      QStringLiteral("Console: show everything, write nothing."));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Console: run once, render the window to this PNG, exit."),
+                                        QStringLiteral("png"));
+    p.addOptions({help, version, config, daemon, once, dryRun, json, interval, logFormat, logFile, metrics,
+                  readOnly, screenshot});
+
+    CommandLineResult result;
+    result.helpText = p.helpText();
+    if (!p.parse(arguments)) {
+        result.error = p.errorText();
+        return result;
+    }
+    if (!p.positionalArguments().isEmpty()) {
+        result.error = QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first());
+        return result;
+    }
+    CommandLine c;
+    if (p.isSet(help))
+        c.mode = CommandLine::Mode::Help;
+    else if (p.isSet(version))
+        c.mode = CommandLine::Mode::Version;
+    else if (p.isSet(daemon) && p.isSet(once)) {
+        result.error = QStringLiteral("--daemon and --once cannot be combined");
+        return result;
+    } else if (p.isSet(daemon))
+        c.mode = CommandLine::Mode::Daemon;
+    else if (p.isSet(once))
+        c.mode = CommandLine::Mode::Once;
+    c.configPath = p.isSet(config) ? p.value(config) : defaultConfigPath();
+    c.dryRun = p.isSet(dryRun);
+    c.json = p.isSet(json);
+    if (p.isSet(interval)) {
+        bool ok = false;
+        const int s = p.value(interval).toInt(&ok);
+        if (!ok || s < 1) {
+            result.error = QStringLiteral("--interval must be a positive number of seconds");
+            return result;
+        }
+        c.intervalSeconds = s;
+    }
+    c.logFormat = p.value(logFormat);
+    if (c.logFormat != QLatin1String("text") && c.logFormat != QLatin1String("json")) {
+        result.error = QStringLiteral("--log-format must be 'text' or 'json'");
+        return result;
+    }
+    c.logFile = p.value(logFile);
+    c.metricsAddress = p.isSet(metrics) ? p.value(metrics) : QStringLiteral("127.0.0.1:9477");
+    c.readOnly = p.isSet(readOnly);
+    c.screenshotPath = p.value(screenshot);
+    if (c.json && c.mode != CommandLine::Mode::Once) {
+        result.error = QStringLiteral("--json only applies to --once");
+        return result;
+    }
+    result.options = c;
+    return result;
+}
+
+} // namespace reclaim

@@ -1,0 +1,11 @@
+// The process exit codes, documented in --help and the README.
+#pragma once
+
+namespace reclaim::exitcode {
+constexpr int Ran = 0;             // a run completed (UNKNOWN candidates are not an error)
+constexpr int Usage = 1;           // bad command line
+constexpr int ConfigError = 2;     // the configuration file is missing or invalid
+constexpr int LockHeld = 3;        // skipped: another runner holds the lock
+constexpr int RedisUnreachable = 4; // skipped: Redis could not be reached to take the lock
+constexpr int RunFailed = 5;       // PostgreSQL unreachable, or the run could not proceed
+} // namespace reclaim::exitcode

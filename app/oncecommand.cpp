@@ -1,0 +1,42 @@
+#include "oncecommand.h"
+
+#include "config/configloader.h"
+#include "exitcodes.h"
+#include "recovery/engine.h"
+#include "reportprinter.h"
+
+#include <QHostInfo>
+#include <QJsonDocument>
+#include <QProcessEnvironment>
+#include <QTextStream>
+
+namespace reclaim {
+
+int runOnce(const CommandLine &cmd)
+{
+    QTextStream err(stderr);
+    auto config = ConfigLoader::loadFile(cmd.configPath);
+    if (!config) {
+        err << "reclaim: configuration error: " << config.error().toString() << "\n";
+        return exitcode::ConfigError;
+    }
+    Engine engine(*config);
+    RunRequest request;
+    request.trigger = QStringLiteral("once");
+    request.dryRun = cmd.dryRun;
+    request.executeActions = !cmd.dryRun && config->run.policy == Policy::Auto;
+    request.actor = Actor{QStringLiteral("once"), QHostInfo::localHostName(),
+                          QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER")), {}};
+    const RunReport report = engine.run(request);
+    QTextStream out(stdout);
+    if (cmd.json)
+        out << QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented);
+    else
+        out << formatReport(report);
+    out.flush();
+    if (report.outcome != RunReport::Outcome::Completed)
+        err << "reclaim: " << RunReport::outcomeName(report.outcome) << ": " << report.outcomeDetail << "\n";
+    return exitCodeFor(report);
+}
+
+} // namespace reclaim

@@ -1,0 +1,356 @@
+#include "config/configloader.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace reclaim {
+
+QString ConfigError::toString() const
+{
+    if (keyPath.isEmpty())
+        return QStringLiteral("%1: %2").arg(origin, problem);
+    return QStringLiteral("%1: %2: %3").arg(origin, keyPath, problem);
+}
+
+namespace {
+
+struct Invalid
+{
+    QString keyPath;
+    QString problem;
+};
+
+// Walks one JSON object, remembering its key path, refusing keys nobody asked for.
+class ObjectReader
+{
+public:
+    ObjectReader(QJsonObject object, QString path) : m_object(std::move(object)), m_path(std::move(path)) {}
+
+    QString pathOf(const QString &key) const
+    {
+        return m_path.isEmpty() ? key : m_path + QLatin1Char('.') + key;
+    }
+
+    bool has(const QString &key) const { return m_object.contains(key); }
+
+    QJsonValue take(const QString &key)
+    {
+        m_seen.insert(key);
+        return m_object.value(key);
+    }
+
+    QString string(const QString &key, const QString &fallback, bool required = false)
+    {
+        const QJsonValue v = take(key);
+        if (v.isUndefined()) {
+            if (required)
+                throw Invalid{pathOf(key), QStringLiteral("is required")};
+            return fallback;
+        }
+        if (!v.isString())
+            throw Invalid{pathOf(key), QStringLiteral("must be a string")};
+        if (required && v.toString().isEmpty())
+            throw Invalid{pathOf(key), QStringLiteral("must not be empty")};
+        return v.toString();
+    }
+
+    qint64 integer(const QString &key, qint64 fallback, qint64 min, qint64 max)
+    {
+        const QJsonValue v = take(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isDouble() || v.toDouble() != static_cast<double>(static_cast<qint64>(v.toDouble())))
+            throw Invalid{pathOf(key), QStringLiteral("must be an integer")};
+        const auto n = static_cast<qint64>(v.toDouble());
+        if (n < min || n > max)
+            throw Invalid{pathOf(key), QStringLiteral("must be between %1 and %2").arg(min).arg(max)};
+        return n;
+    }
+
+    QStringList stringList(const QString &key, const QStringList &fallback, bool nonEmpty)
+    {
+        const QJsonValue v = take(key);
+        if (v.isUndefined()) {
+            if (nonEmpty && fallback.isEmpty())
+                throw Invalid{pathOf(key), QStringLiteral("is required")};
+            return fallback;
+        }
+        if (!v.isArray())
+            throw Invalid{pathOf(key), QStringLiteral("must be a list of strings")};
+        QStringList out;
+        const QJsonArray array = v.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            if (!array.at(i).isString() || array.at(i).toString().isEmpty())
+                throw Invalid{QStringLiteral("%1[%2]").arg(pathOf(key)).arg(i),
+                              QStringLiteral("must be a non-empty string")};
+            out << array.at(i).toString();
+        }
+        if (nonEmpty && out.isEmpty())
+            throw Invalid{pathOf(key), QStringLiteral("must not be an empty list")};
+        return out;
+    }
+
+    ObjectReader object(const QString &key)
+    {
+        const QJsonValue v = take(key);
+        if (!v.isUndefined() && !v.isObject())
+            throw Invalid{pathOf(key), QStringLiteral("must be an object")};
+        return ObjectReader(v.toObject(), pathOf(key));
+    }
+
+    // Call once every expected key was taken: a typo must not silently become a default.
+    void rejectUnknownKeys() const
+    {
+        for (auto it = m_object.begin(); it != m_object.end(); ++it)
+            if (!m_seen.contains(it.key()))
+                throw Invalid{pathOf(it.key()), QStringLiteral("unknown key")};
+    }
+
+private:
+    QJsonObject m_object;
+    QString m_path;
+    QSet<QString> m_seen;
+};
+
+void requireIdentifier(const QString &value, const QString &path)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,62}$"));
+    if (!plain.match(value).hasMatch())
+        throw Invalid{path, QStringLiteral("'%1' is not a plain SQL identifier (letters, digits, _; "
+                                           "at most 63 characters)")
+                                .arg(value)};
+}
+
+void requireQueueName(const QString &value, const QString &path)
+{
+    if (value.isEmpty() || value.contains(QLatin1Char(':')) || value.contains(QLatin1Char(' ')))
+        throw Invalid{path, QStringLiteral("'%1' is not a valid BullMQ queue name (no ':' or spaces)")
+                                .arg(value)};
+}
+
+JobColumns readColumns(ObjectReader r)
+{
+    JobColumns c;
+    c.id = r.string(QStringLiteral("id"), c.id);
+    c.status = r.string(QStringLiteral("status"), c.status);
+    c.updatedAt = r.string(QStringLiteral("updatedAt"), c.updatedAt);
+    c.type = r.string(QStringLiteral("type"), c.type);
+    c.progress = r.string(QStringLiteral("progress"), c.progress);
+    c.error = r.string(QStringLiteral("error"), c.error);
+    r.rejectUnknownKeys();
+    for (const auto &[key, value] : {std::pair{QStringLiteral("id"), c.id},
+                                     {QStringLiteral("status"), c.status},
+                                     {QStringLiteral("updatedAt"), c.updatedAt},
+                                     {QStringLiteral("type"), c.type},
+                                     {QStringLiteral("progress"), c.progress},
+                                     {QStringLiteral("error"), c.error}})
+        if (!value.isEmpty())
+            requireIdentifier(value, r.pathOf(key));
+    return c;
+}
+
+RestoreRule readRestore(ObjectReader r, const DomainConfig &domain)
+{
+    RestoreRule rule;
+    rule.types = r.stringList(QStringLiteral("types"), {}, false);
+    rule.queue = r.string(QStringLiteral("queue"), {}, true);
+    rule.jobName = r.string(QStringLiteral("jobName"), {}, true);
+    rule.query = r.string(QStringLiteral("query"), {}, true);
+    r.rejectUnknownKeys();
+    if (!domain.queues.contains(rule.queue))
+        throw Invalid{r.pathOf(QStringLiteral("queue")),
+                      QStringLiteral("'%1' is not one of the domain's queues").arg(rule.queue)};
+    if (!rule.query.contains(QStringLiteral(":jobId")))
+        throw Invalid{r.pathOf(QStringLiteral("query")),
+                      QStringLiteral("must use the :jobId placeholder for the job's row id")};
+    return rule;
+}
+
+ParentRule readParent(ObjectReader r)
+{
+    ParentRule rule;
+    rule.types = r.stringList(QStringLiteral("types"), {}, false);
+    rule.table = r.string(QStringLiteral("table"), {}, true);
+    rule.idColumn = r.string(QStringLiteral("idColumn"), rule.idColumn);
+    rule.foreignKey = r.string(QStringLiteral("foreignKey"), {}, true);
+    rule.column = r.string(QStringLiteral("column"), {}, true);
+    rule.inProgress = r.stringList(QStringLiteral("inProgress"), {}, true);
+    rule.failedValue = r.string(QStringLiteral("failedValue"), {}, true);
+    r.rejectUnknownKeys();
+    requireIdentifier(rule.table, r.pathOf(QStringLiteral("table")));
+    requireIdentifier(rule.idColumn, r.pathOf(QStringLiteral("idColumn")));
+    requireIdentifier(rule.foreignKey, r.pathOf(QStringLiteral("foreignKey")));
+    requireIdentifier(rule.column, r.pathOf(QStringLiteral("column")));
+    return rule;
+}
+
+DomainConfig readDomain(ObjectReader r)
+{
+    DomainConfig d;
+    d.name = r.string(QStringLiteral("name"), {}, true);
+    d.table = r.string(QStringLiteral("table"), {}, true);
+    requireIdentifier(d.table, r.pathOf(QStringLiteral("table")));
+    d.columns = readColumns(r.object(QStringLiteral("columns")));
+    d.candidateStatuses = r.stringList(QStringLiteral("candidateStatuses"), d.candidateStatuses, true);
+    d.queuedStatus = r.string(QStringLiteral("queuedStatus"), d.queuedStatus);
+    d.failedStatus = r.string(QStringLiteral("failedStatus"), d.failedStatus);
+    d.types = r.stringList(QStringLiteral("types"), {}, false);
+    if (!d.types.isEmpty() && d.columns.type.isEmpty())
+        throw Invalid{r.pathOf(QStringLiteral("types")),
+                      QStringLiteral("a type filter needs columns.type to be set")};
+    d.threshold = std::chrono::seconds(
+        r.integer(QStringLiteral("thresholdSeconds"), 3600, 1, 30LL * 86400));
+    d.queues = r.stringList(QStringLiteral("queues"), {}, true);
+    for (qsizetype i = 0; i < d.queues.size(); ++i)
+        requireQueueName(d.queues.at(i), QStringLiteral("%1[%2]").arg(r.pathOf(QStringLiteral("queues"))).arg(i));
+    d.keyPrefix = r.string(QStringLiteral("keyPrefix"), d.keyPrefix);
+    if (d.keyPrefix.isEmpty() || d.keyPrefix.contains(QLatin1Char(' ')))
+        throw Invalid{r.pathOf(QStringLiteral("keyPrefix")), QStringLiteral("must be a non-empty key prefix")};
+    d.jobIdTemplate = r.string(QStringLiteral("jobIdTemplate"), {}, true);
+    if (!d.jobIdTemplate.contains(QStringLiteral("{id}")))
+        throw Invalid{r.pathOf(QStringLiteral("jobIdTemplate")),
+                      QStringLiteral("'%1' does not contain the row id placeholder {id}").arg(d.jobIdTemplate)};
+    if (d.jobIdTemplate.contains(QLatin1Char(':')))
+        throw Invalid{r.pathOf(QStringLiteral("jobIdTemplate")),
+                      QStringLiteral("BullMQ job ids may not contain ':'")};
+    if (d.jobIdTemplate.contains(QStringLiteral("{type}")) && d.columns.type.isEmpty())
+        throw Invalid{r.pathOf(QStringLiteral("jobIdTemplate")),
+                      QStringLiteral("uses {type} but columns.type is not set")};
+    if (r.has(QStringLiteral("restore")))
+        d.restore = readRestore(r.object(QStringLiteral("restore")), d);
+    const QJsonValue parents = r.take(QStringLiteral("parents"));
+    if (!parents.isUndefined()) {
+        if (!parents.isArray())
+            throw Invalid{r.pathOf(QStringLiteral("parents")), QStringLiteral("must be a list of objects")};
+        const QJsonArray array = parents.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString path = QStringLiteral("%1[%2]").arg(r.pathOf(QStringLiteral("parents"))).arg(i);
+            if (!array.at(i).isObject())
+                throw Invalid{path, QStringLiteral("must be an object")};
+            d.parents << readParent(ObjectReader(array.at(i).toObject(), path));
+        }
+    }
+    ObjectReader budget = r.object(QStringLiteral("retryBudget"));
+    d.maxRequeues = static_cast<int>(budget.integer(QStringLiteral("maxRequeues"), d.maxRequeues, 0, 1000));
+    d.requeueWindow = std::chrono::seconds(
+        budget.integer(QStringLiteral("windowSeconds"), d.requeueWindow.count(), 1, 365LL * 86400));
+    budget.rejectUnknownKeys();
+    r.rejectUnknownKeys();
+    return d;
+}
+
+RunSettings readRun(ObjectReader r)
+{
+    RunSettings s;
+    s.lockKey = r.string(QStringLiteral("lockKey"), s.lockKey);
+    s.lockTtl = std::chrono::seconds(r.integer(QStringLiteral("lockTtlSeconds"), s.lockTtl.count(), 2, 86400));
+    s.interval = std::chrono::seconds(r.integer(QStringLiteral("intervalSeconds"), s.interval.count(), 1, 86400));
+    s.redisTimeout = std::chrono::milliseconds(
+        r.integer(QStringLiteral("redisTimeoutMs"), s.redisTimeout.count(), 50, 600000));
+    s.postgresTimeout = std::chrono::milliseconds(
+        r.integer(QStringLiteral("postgresTimeoutMs"), s.postgresTimeout.count(), 100, 600000));
+    s.scanPageSize = static_cast<int>(r.integer(QStringLiteral("scanPageSize"), s.scanPageSize, 1, 10000));
+    s.probeBatchSize = static_cast<int>(r.integer(QStringLiteral("probeBatchSize"), s.probeBatchSize, 1, 100000));
+    s.listProbeLimit = static_cast<int>(r.integer(QStringLiteral("listProbeLimit"), s.listProbeLimit, 0, 10000000));
+    const QString policy = r.string(QStringLiteral("policy"), QStringLiteral("auto"));
+    if (policy == QLatin1String("auto"))
+        s.policy = Policy::Auto;
+    else if (policy == QLatin1String("observe"))
+        s.policy = Policy::Observe;
+    else
+        throw Invalid{r.pathOf(QStringLiteral("policy")),
+                      QStringLiteral("'%1' is not a policy (auto or observe)").arg(policy)};
+    s.timeZone = r.string(QStringLiteral("timeZone"), s.timeZone);
+    r.rejectUnknownKeys();
+    if (s.lockKey.isEmpty())
+        throw Invalid{r.pathOf(QStringLiteral("lockKey")), QStringLiteral("must not be empty")};
+    return s;
+}
+
+// The URL comes from the environment first, then the file; errors never echo the URL itself.
+template <typename Endpoint, typename Parser>
+Endpoint readEndpoint(ObjectReader &connections, const QString &key, const QString &envName,
+                      const QProcessEnvironment &env, Parser parse)
+{
+    const QString fromFile = connections.string(key, {});
+    const QString fromEnv = env.value(envName);
+    const QString url = fromEnv.isEmpty() ? fromFile : fromEnv;
+    const QString where = fromEnv.isEmpty() ? connections.pathOf(key) : QStringLiteral("$%1").arg(envName);
+    if (url.isEmpty())
+        throw Invalid{connections.pathOf(key),
+                      QStringLiteral("is not set (set it in the file or in $%1)").arg(envName)};
+    auto parsed = parse(url);
+    if (!parsed)
+        throw Invalid{where, parsed.error()};
+    return *parsed;
+}
+
+} // namespace
+
+Expected<ReclaimConfig, ConfigError> ConfigLoader::loadFile(const QString &path,
+                                                            const QProcessEnvironment &env)
+{
+    QFile file(path);
+    if (!file.exists())
+        return unexpected(ConfigError{path, {}, QStringLiteral("no such file")});
+    if (!file.open(QIODevice::ReadOnly))
+        return unexpected(ConfigError{path, {}, QStringLiteral("cannot read: %1").arg(file.errorString())});
+    return loadJson(file.readAll(), path, env);
+}
+
+Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &json, const QString &origin,
+                                                            const QProcessEnvironment &env)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        const qsizetype line = json.left(parseError.offset).count('\n') + 1;
+        return unexpected(ConfigError{origin, {},
+                                      QStringLiteral("not valid JSON at line %1: %2")
+                                          .arg(line)
+                                          .arg(parseError.errorString())});
+    }
+    if (!doc.isObject())
+        return unexpected(ConfigError{origin, {}, QStringLiteral("the top level must be a JSON object")});
+
+    try {
+        ReclaimConfig config;
+        config.sourcePath = origin;
+        ObjectReader root(doc.object(), {});
+        ObjectReader connections = root.object(QStringLiteral("connections"));
+        config.postgres = readEndpoint<PostgresEndpoint>(connections, QStringLiteral("postgresUrl"),
+                                                         QStringLiteral("RECLAIM_PG_URL"), env,
+                                                         parsePostgresUrl);
+        config.redis = readEndpoint<RedisEndpoint>(connections, QStringLiteral("redisUrl"),
+                                                   QStringLiteral("RECLAIM_REDIS_URL"), env, parseRedisUrl);
+        connections.rejectUnknownKeys();
+        config.run = readRun(root.object(QStringLiteral("run")));
+
+        const QJsonValue domains = root.take(QStringLiteral("domains"));
+        if (!domains.isArray() || domains.toArray().isEmpty())
+            throw Invalid{QStringLiteral("domains"), QStringLiteral("must be a non-empty list of domains")};
+        QSet<QString> names;
+        const QJsonArray array = domains.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString path = QStringLiteral("domains[%1]").arg(i);
+            if (!array.at(i).isObject())
+                throw Invalid{path, QStringLiteral("must be an object")};
+            DomainConfig d = readDomain(ObjectReader(array.at(i).toObject(), path));
+            if (names.contains(d.name))
+                throw Invalid{path + QStringLiteral(".name"),
+                              QStringLiteral("'%1' is used by another domain").arg(d.name)};
+            names.insert(d.name);
+            config.domains << d;
+        }
+        root.rejectUnknownKeys();
+        return config;
+    } catch (const Invalid &invalid) {
+        return unexpected(ConfigError{origin, invalid.keyPath, invalid.problem});
+    }
+}
+
+} // namespace reclaim

@@ -1,0 +1,40 @@
+// Parsed postgresql:// and redis:// URLs, with a redacted form that is the only one ever logged.
+#pragma once
+
+#include "util/expected.h"
+
+#include <QString>
+
+namespace reclaim {
+
+struct PostgresEndpoint
+{
+    QString host;
+    int port = 5432;
+    QString user;
+    QString password;
+    QString database;
+    QString options; // connect options such as sslmode, in QPSQL's "k=v;k=v" form
+
+    // The URL with the password replaced by "***": safe for logs and error messages.
+    QString redacted() const;
+};
+
+struct RedisEndpoint
+{
+    QString host;
+    int port = 6379;
+    QString user;
+    QString password;
+    int database = 0;
+
+    QString redacted() const;
+};
+
+Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &url);
+Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url);
+
+// Replaces the password of any URL-looking userinfo in text with "***".
+QString redactSecrets(QString text);
+
+} // namespace reclaim

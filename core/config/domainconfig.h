@@ -1,0 +1,66 @@
+// One job domain as configured: where its rows live, which queues run it, how to recover it.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+#include <optional>
+
+namespace reclaim {
+
+struct JobColumns
+{
+    QString id = QStringLiteral("id");
+    QString status = QStringLiteral("status");
+    QString updatedAt = QStringLiteral("updatedAt");
+    QString type;     // empty: the table has no type column
+    QString progress; // empty: no progress column to reset on requeue
+    QString error;    // empty: no error column to explain a failure
+};
+
+// How to rebuild a job's input from the database so it can be enqueued again.
+struct RestoreRule
+{
+    QStringList types; // job types this applies to; empty = every type
+    QString queue;     // the queue the rebuilt job goes to
+    QString jobName;   // BullMQ job name
+    QString query;     // SQL returning one row with one JSON column; :jobId is bound
+};
+
+// What to tidy on a parent row after a job is failed: one status column, only while in progress.
+struct ParentRule
+{
+    QStringList types; // job types this applies to; empty = every type
+    QString table;
+    QString idColumn = QStringLiteral("id");
+    QString foreignKey; // column on the job table holding the parent's id
+    QString column;     // the parent status column this kind of job drives
+    QStringList inProgress;
+    QString failedValue;
+};
+
+struct DomainConfig
+{
+    QString name;
+    QString table;
+    JobColumns columns;
+    QStringList candidateStatuses{QStringLiteral("PROCESSING"), QStringLiteral("QUEUED")};
+    QString queuedStatus = QStringLiteral("QUEUED");
+    QString failedStatus = QStringLiteral("FAILED");
+    QStringList types; // empty: no type filter
+    std::chrono::seconds threshold{3600};
+    QStringList queues;
+    QString keyPrefix = QStringLiteral("bull");
+    QString jobIdTemplate; // placeholders {id} and {type} (lower-cased)
+    std::optional<RestoreRule> restore;
+    QList<ParentRule> parents;
+    int maxRequeues = 3;
+    std::chrono::seconds requeueWindow{86400};
+
+    QString currentJobId(const QString &rowId, const QString &type) const;
+    const RestoreRule *restoreFor(const QString &type) const;
+    const ParentRule *parentFor(const QString &type) const;
+};
+
+} // namespace reclaim

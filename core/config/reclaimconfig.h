@@ -1,0 +1,39 @@
+// The whole validated configuration: connections, run settings and the domain registry.
+#pragma once
+
+#include "config/connectionurl.h"
+#include "config/domainconfig.h"
+
+#include <QList>
+#include <QString>
+
+#include <chrono>
+
+namespace reclaim {
+
+enum class Policy { Auto, Observe };
+
+struct RunSettings
+{
+    QString lockKey = QStringLiteral("lock:job-recovery");
+    std::chrono::seconds lockTtl{600};
+    std::chrono::seconds interval{300};
+    std::chrono::milliseconds redisTimeout{2000};
+    std::chrono::milliseconds postgresTimeout{5000};
+    int scanPageSize = 200;
+    int probeBatchSize = 500;   // direct lookups per pipelined round trip
+    int listProbeLimit = 10000; // list elements a lookup may walk before reading the list once
+    Policy policy = Policy::Auto;
+    QString timeZone = QStringLiteral("UTC"); // how the job tables' timestamps are stored
+};
+
+struct ReclaimConfig
+{
+    QString sourcePath;
+    PostgresEndpoint postgres;
+    RedisEndpoint redis;
+    RunSettings run;
+    QList<DomainConfig> domains;
+};
+
+} // namespace reclaim

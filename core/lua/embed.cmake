@@ -1,0 +1,12 @@
+# Turns core/lua/*.lua into one C++ header of raw string literals, so the binary carries them.
+file(GLOB scripts "${LUA_DIR}/*.lua")
+list(SORT scripts)
+set(body "// Generated from core/lua/*.lua by core/lua/embed.cmake; do not edit.\n#pragma once\n\nnamespace reclaim::lua {\n")
+foreach(script IN LISTS scripts)
+    get_filename_component(name "${script}" NAME_WE)
+    file(READ "${script}" text)
+    string(APPEND body "inline constexpr char ${name}[] = R\"RECLAIMLUA(${text})RECLAIMLUA\";\n")
+endforeach()
+string(APPEND body "} // namespace reclaim::lua\n")
+file(WRITE "${OUT}.tmp" "${body}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${OUT}.tmp" "${OUT}")

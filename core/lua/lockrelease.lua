@@ -1,0 +1,5 @@
+-- Reclaim: delete the lock only if it still holds our token. KEYS: 1 lock  ARGV: 1 token
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0

@@ -1,0 +1,64 @@
+// A planned recovery action, its precondition, and what happened when it ran.
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QString>
+
+namespace reclaim {
+
+enum class ActionKind { Requeue, Fail };
+
+enum class ActionResult {
+    Pending,       // planned, not run (dry run, observe policy, or awaiting approval)
+    Applied,       // the conditional write changed the row
+    Stale,         // 0 rows: the row moved on after it was read; nothing else done
+    Fenced,        // a newer run has started: this run may no longer write
+    EnqueueFailed, // the enqueue did not leave a runnable job; the row is untouched
+    Dropped,       // re-checked before running and no longer ABSENT, or rejected
+    LockLost,      // the run's lock expired or changed hands; no write issued
+    Error,         // the database write itself failed; nothing committed
+};
+
+QString actionKindName(ActionKind k);
+QString actionResultName(ActionResult r);
+
+struct Precondition
+{
+    QString status;
+    QString updatedAtText;
+    qint64 generation = 0;
+};
+
+struct ParentChange
+{
+    QString table;
+    QString column;
+    QString parentId;
+    QString newValue;
+    bool attempted = false;
+    int rows = 0; // 0: the parent was no longer in progress (for example already READY)
+};
+
+struct Action
+{
+    QString id; // stable within a run: "<domain>/<row id>"
+    QString domain;
+    QString rowId;
+    QString jobType;
+    ActionKind kind = ActionKind::Fail;
+    QString reason;
+    Precondition precondition;
+    // Requeue only: where the rebuilt job goes, under which id and name, with which payload.
+    QString queue;
+    QString jobId;
+    QString jobName;
+    QByteArray payload;
+
+    ActionResult result = ActionResult::Pending;
+    QString resultDetail;
+    QDateTime executedAt;
+    ParentChange parent;
+};
+
+} // namespace reclaim

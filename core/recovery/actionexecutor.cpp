@@ -1,0 +1,60 @@
+#include "recovery/actionexecutor.h"
+
+#include <QDateTime>
+
+namespace reclaim {
+
+void executeAction(const DomainConfig &domain, Action &action, JobStore &store, QueueWriter &writer,
+                   LockLease &lease, const Actor &actor)
+{
+    action.executedAt = QDateTime::currentDateTimeUtc();
+    if (!lease.confirm()) {
+        action.result = ActionResult::LockLost;
+        action.resultDetail = lease.lostReason();
+        return; // no audit either: auditing is a write, and we may no longer write
+    }
+    if (action.kind == ActionKind::Requeue) {
+        auto enqueued = writer.enqueue(JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName,
+                                       action.payload, QDateTime::currentMSecsSinceEpoch());
+        if (!enqueued) {
+            action.result = ActionResult::EnqueueFailed;
+            action.resultDetail = enqueued.error().describe();
+            store.auditOnly(action, actor);
+            return;
+        }
+        if (!enqueued->enqueued) {
+            action.result = ActionResult::Dropped;
+            action.resultDetail = QStringLiteral("job %1 is already runnable (%2) in %3")
+                                      .arg(action.jobId, enqueued->runnableState, action.queue);
+            store.auditOnly(action, actor);
+            return;
+        }
+        if (!enqueued->replacedState.isEmpty())
+            action.resultDetail = QStringLiteral("replaced a retained %1 job under %2; ")
+                                      .arg(enqueued->replacedState, action.jobId);
+        // The enqueue may have taken long enough for the lease to lapse: check again.
+        if (!lease.confirm()) {
+            action.result = ActionResult::LockLost;
+            action.resultDetail += lease.lostReason() + QStringLiteral(" (after the enqueue)");
+            return;
+        }
+    }
+    auto written = store.applyAction(domain, action, actor);
+    if (!written) {
+        action.result = ActionResult::Error;
+        action.resultDetail += written.error().message;
+        return;
+    }
+    action.result = written->result;
+    action.parent = written->parent;
+    if (written->result == ActionResult::Stale)
+        action.resultDetail += QStringLiteral("0 rows: the row moved on after it was read");
+    else if (written->result == ActionResult::Fenced)
+        action.resultDetail += QStringLiteral("a newer run (generation above %1) has started")
+                                   .arg(action.precondition.generation);
+    else if (written->parent.attempted && written->parent.rows == 0)
+        action.resultDetail += QStringLiteral("parent %1.%2 was no longer in progress: left alone")
+                                   .arg(written->parent.table, written->parent.column);
+}
+
+} // namespace reclaim

@@ -1,0 +1,22 @@
+// A job row that may be orphaned, exactly as read from the job store.
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+
+namespace reclaim {
+
+struct Candidate
+{
+    QString domain;
+    QString id;
+    QString type; // empty when the domain has no type column
+    QString status;
+    // The column's own text for updatedAt, fed back verbatim into the conditional write so
+    // microseconds (which QDateTime drops) survive the round trip.
+    QString updatedAtText;
+    QDateTime updatedAt; // for display and age only
+    QString rowJson;     // the whole row, for the operator's details view
+};
+
+} // namespace reclaim

@@ -1,0 +1,112 @@
+#include "recovery/directlookup.h"
+
+#include <QHash>
+
+namespace reclaim {
+
+namespace {
+
+// Lists longer than the probe's walk limit are read once per queue, wait and paused before
+// active, so a job moving from waiting to active while we read is still seen.
+void resolveLongLists(const DomainConfig &domain, QList<CandidateVerdict> &verdicts, QueueInspector &inspector)
+{
+    QHash<QString, QList<Sighting *>> byQueue;
+    for (CandidateVerdict &v : verdicts)
+        for (Sighting &s : v.evidence)
+            if (!s.error && s.state == QLatin1String("list-unresolved"))
+                byQueue[s.queue] << &s;
+    for (auto it = byQueue.begin(); it != byQueue.end(); ++it) {
+        const QString &queue = it.key();
+        QList<QPair<QString, QString>> lists{{QStringLiteral("wait"), QStringLiteral("waiting")},
+                                             {QStringLiteral("paused"), QStringLiteral("paused")},
+                                             {QStringLiteral("active"), QStringLiteral("active")}};
+        QList<QPair<QString, QSet<QString>>> members;
+        std::optional<QString> error;
+        for (const auto &[list, state] : lists) {
+            auto m = inspector.listMembers(domain.keyPrefix, queue, list);
+            if (!m) {
+                error = m.error().describe();
+                break;
+            }
+            members.append({state, *m});
+        }
+        for (Sighting *s : it.value()) {
+            if (error) {
+                s->error = *error;
+                s->state.clear();
+                continue;
+            }
+            s->state = QStringLiteral("stray");
+            for (const auto &[state, ids] : members)
+                if (ids.contains(s->jobId)) {
+                    s->state = state;
+                    break;
+                }
+        }
+    }
+}
+
+void settle(CandidateVerdict &v)
+{
+    v.verdict = Verdict::Absent;
+    for (const Sighting &s : v.evidence) {
+        if (s.runnable()) {
+            v.verdict = Verdict::Scheduled;
+            v.unknownReason.clear();
+            return;
+        }
+        if (s.error && v.verdict != Verdict::Unknown) {
+            v.verdict = Verdict::Unknown;
+            v.unknownReason = QStringLiteral("%1: %2").arg(s.queue, *s.error);
+        }
+    }
+}
+
+} // namespace
+
+QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, const QList<Candidate> &candidates,
+                                       QueueInspector &inspector)
+{
+    QList<CandidateVerdict> verdicts;
+    verdicts.reserve(candidates.size());
+    for (const Candidate &c : candidates)
+        verdicts.append(CandidateVerdict{c, Verdict::Unknown, {}, {}, false});
+
+    // Queue by queue: a candidate found runnable in one queue is not looked up in the next.
+    for (const QString &queue : domain.queues) {
+        QList<qsizetype> pending;
+        QList<JobRef> refs;
+        for (qsizetype i = 0; i < verdicts.size(); ++i) {
+            bool runnable = false;
+            for (const Sighting &s : verdicts.at(i).evidence)
+                runnable = runnable || s.runnable();
+            if (runnable)
+                continue;
+            pending << i;
+            refs << JobRef{domain.keyPrefix, queue,
+                           domain.currentJobId(verdicts.at(i).candidate.id, verdicts.at(i).candidate.type)};
+        }
+        if (refs.isEmpty())
+            break;
+        const auto results = inspector.probe(refs);
+        for (qsizetype k = 0; k < pending.size(); ++k) {
+            Sighting s;
+            if (k < results.size() && results.at(k)) {
+                s = *results.at(k);
+            } else {
+                s.error = k < results.size() ? results.at(k).error().describe()
+                                             : QStringLiteral("the queue inspector returned too few results");
+            }
+            s.queue = queue;
+            s.jobId = refs.at(k).jobId;
+            s.how = FoundBy::Direct;
+            verdicts[pending.at(k)].evidence << s;
+        }
+        resolveLongLists(domain, verdicts, inspector);
+    }
+    for (CandidateVerdict &v : verdicts)
+        settle(v);
+    return verdicts;
+}
+
+} // namespace reclaim

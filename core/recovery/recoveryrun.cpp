@@ -1,0 +1,229 @@
+#include "recovery/recoveryrun.h"
+
+#include "recovery/actionexecutor.h"
+#include "recovery/directlookup.h"
+#include "recovery/domainscan.h"
+#include "recovery/locklease.h"
+#include "recovery/planner.h"
+
+#include <QElapsedTimer>
+#include <QUuid>
+
+namespace reclaim {
+
+namespace {
+
+qint64 lap(QElapsedTimer &t)
+{
+    const qint64 ms = t.elapsed();
+    t.restart();
+    return ms;
+}
+
+const DomainConfig *findDomain(const ReclaimConfig &config, const QString &name)
+{
+    for (const DomainConfig &d : config.domains)
+        if (d.name == name)
+            return &d;
+    return nullptr;
+}
+
+} // namespace
+
+RecoveryRun::RecoveryRun(const ReclaimConfig &config, JobStore *store, QString storeError,
+                         QueueInspector &inspector, QueueWriter &writer, RecoveryLock &lock)
+    : m_config(config), m_store(store), m_storeError(std::move(storeError)), m_inspector(inspector),
+      m_writer(writer), m_lock(lock)
+{
+}
+
+void RecoveryRun::report(const RunRequest &r, const QString &phase, int done, int total) const
+{
+    if (r.progress)
+        r.progress->phase(phase, done, total);
+}
+
+RunReport RecoveryRun::run(const RunRequest &request)
+{
+    RunReport rep;
+    rep.runId = QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    rep.trigger = request.trigger;
+    rep.dryRun = request.dryRun;
+    rep.startedAt = QDateTime::currentDateTimeUtc();
+    const qint64 tripsBefore = m_inspector.roundTrips();
+    QElapsedTimer phase;
+    phase.start();
+    auto finish = [&]() -> RunReport {
+        rep.finishedAt = QDateTime::currentDateTimeUtc();
+        rep.redisRoundTrips = m_inspector.roundTrips() - tripsBefore;
+        return rep;
+    };
+
+    // Without the job store nothing can be decided; stop before touching Redis at all.
+    if (!m_store) {
+        rep.outcome = RunReport::Outcome::Failed;
+        rep.outcomeDetail = m_storeError;
+        return finish();
+    }
+
+    // 1. Lock (a dry run writes nothing, not even the lock: it only looks who holds it).
+    report(request, QStringLiteral("lock"), 0, 1);
+    LockLease lease(m_lock, static_cast<qint64>(m_config.run.lockTtl.count()) * 1000);
+    if (request.dryRun) {
+        auto seen = m_lock.peek();
+        if (seen) {
+            rep.lock.token = seen->holder;
+            rep.lock.ttlMs = seen->holderTtlMs;
+            rep.lock.generation = seen->generation;
+        } else {
+            rep.lock.error = seen.error().describe();
+        }
+    } else {
+        auto attempt = lease.acquire();
+        if (!attempt) {
+            rep.lock.state = LockReport::State::Unreachable;
+            rep.lock.error = attempt.error().describe();
+            rep.outcome = RunReport::Outcome::SkippedUnreachable;
+            rep.outcomeDetail = QStringLiteral("could not take the lock: %1").arg(rep.lock.error);
+            rep.phases.lockMs = lap(phase);
+            return finish();
+        }
+        if (!attempt->acquired) {
+            rep.lock.state = LockReport::State::Held;
+            rep.lock.token = attempt->holder;
+            rep.lock.ttlMs = attempt->holderTtlMs;
+            rep.lock.generation = attempt->generation;
+            rep.outcome = RunReport::Outcome::SkippedLockHeld;
+            rep.outcomeDetail = QStringLiteral("lock held by %1 for another %2 ms")
+                                    .arg(attempt->holder)
+                                    .arg(attempt->holderTtlMs);
+            rep.phases.lockMs = lap(phase);
+            return finish();
+        }
+        rep.lock.state = LockReport::State::Acquired;
+        rep.lock.token = lease.token();
+        rep.lock.ttlMs = static_cast<qint64>(m_config.run.lockTtl.count()) * 1000;
+        rep.lock.generation = lease.generation();
+        auto started = m_store->startGeneration(lease.generation());
+        if (!started || !*started) {
+            rep.outcome = RunReport::Outcome::Failed;
+            rep.outcomeDetail = !started ? started.error().message
+                                         : QStringLiteral("generation %1 is already fenced by a newer run")
+                                               .arg(lease.generation());
+            auto released = lease.release();
+            rep.lock.released = released && *released;
+            rep.phases.lockMs = lap(phase);
+            return finish();
+        }
+    }
+    rep.phases.lockMs = lap(phase);
+
+    // 2. Candidates of every domain, all read before the queue is looked at.
+    QList<QList<Candidate>> candidates;
+    for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
+        report(request, QStringLiteral("candidates"), static_cast<int>(i), static_cast<int>(m_config.domains.size()));
+        const DomainConfig &d = m_config.domains.at(i);
+        DomainReport dr;
+        dr.name = d.name;
+        auto read = m_store->readCandidates(d);
+        if (!read)
+            dr.candidateError = read.error().message;
+        candidates << (read ? *read : QList<Candidate>());
+        rep.domains << dr;
+    }
+    rep.phases.candidatesMs = lap(phase);
+
+    // 3. Direct lookups.
+    for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
+        report(request, QStringLiteral("lookup"), static_cast<int>(i), static_cast<int>(m_config.domains.size()));
+        rep.domains[i].candidates = lookUpDirectly(m_config.domains.at(i), candidates.at(i), m_inspector);
+    }
+    rep.phases.lookupMs = lap(phase);
+
+    // 4. Scan, only domains with a candidate not found runnable.
+    for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
+        report(request, QStringLiteral("scan"), static_cast<int>(i), static_cast<int>(m_config.domains.size()));
+        rep.domains[i].scan = scanDomain(m_config.domains.at(i), rep.domains[i].candidates, m_inspector,
+                                         m_config.run.scanPageSize);
+    }
+    rep.phases.scanMs = lap(phase);
+
+    // 5. Plan.
+    report(request, QStringLiteral("plan"), 0, 1);
+    for (qsizetype i = 0; i < m_config.domains.size(); ++i)
+        rep.actions << planActions(m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
+                                   rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
+    rep.phases.planMs = lap(phase);
+
+    // 6. Execute, each action on its own.
+    Actor actor = request.actor;
+    actor.runId = rep.runId;
+    if (request.executeActions && !request.dryRun) {
+        for (qsizetype i = 0; i < rep.actions.size(); ++i) {
+            if (request.stopRequested && request.stopRequested->load())
+                break;
+            Action &a = rep.actions[i];
+            if (a.result != ActionResult::Pending)
+                continue;
+            report(request, QStringLiteral("execute"), static_cast<int>(i), static_cast<int>(rep.actions.size()));
+            executeAction(*findDomain(m_config, a.domain), a, *m_store, m_writer, lease, actor);
+        }
+    }
+    rep.phases.executeMs = lap(phase);
+
+    // 7. Release: compare-and-delete, so a run that outlived its TTL leaves the next holder alone.
+    report(request, QStringLiteral("release"), 0, 1);
+    rep.lock.lost = lease.lost();
+    if (lease.lost())
+        rep.outcomeDetail = QStringLiteral("lock lost during the run: %1").arg(lease.lostReason());
+    if (rep.lock.state == LockReport::State::Acquired) {
+        auto released = lease.release();
+        rep.lock.released = released && *released;
+        if (!released)
+            rep.lock.error = released.error().describe();
+    }
+    return finish();
+}
+
+Action RecoveryRun::runApproved(Action action, const Candidate &candidate, const Actor &approver)
+{
+    Actor actor = approver;
+    if (actor.runId.isEmpty())
+        actor.runId = QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    action.executedAt = QDateTime::currentDateTimeUtc();
+    const DomainConfig *domain = findDomain(m_config, action.domain);
+    if (!domain || !m_store) {
+        action.result = ActionResult::Dropped;
+        action.resultDetail = !m_store ? m_storeError : QStringLiteral("domain %1 is no longer configured").arg(action.domain);
+        return action;
+    }
+    LockLease lease(m_lock, static_cast<qint64>(m_config.run.lockTtl.count()) * 1000);
+    auto attempt = lease.acquire();
+    if (!attempt || !attempt->acquired) {
+        action.result = ActionResult::Dropped;
+        action.resultDetail = !attempt ? QStringLiteral("could not take the lock: %1").arg(attempt.error().describe())
+                                       : QStringLiteral("lock held by %1").arg(attempt->holder);
+        return action;
+    }
+    auto started = m_store->startGeneration(lease.generation());
+    if (!started || !*started) {
+        action.result = ActionResult::Fenced;
+        action.resultDetail = !started ? started.error().message : QStringLiteral("a newer run has started");
+    } else {
+        const auto fresh = lookUpDirectly(*domain, {candidate}, m_inspector);
+        const CandidateVerdict &v = fresh.first();
+        if (v.verdict != Verdict::Absent) {
+            action.result = ActionResult::Dropped;
+            action.resultDetail = QStringLiteral("re-checked before running: %1 (%2)")
+                                      .arg(verdictName(v.verdict), v.summary());
+            m_store->auditOnly(action, actor);
+        } else {
+            action.precondition.generation = lease.generation();
+            executeAction(*domain, action, *m_store, m_writer, lease, actor);
+        }
+    }
+    lease.release();
+    return action;
+}
+
+} // namespace reclaim

@@ -1,0 +1,95 @@
+#include "redis/luascript.h"
+
+#include "luasources.h"
+
+#include <QCryptographicHash>
+
+namespace reclaim {
+
+LuaScript::LuaScript(const char *name, const char *source)
+    : m_name(name), m_source(source),
+      m_sha(QCryptographicHash::hash(m_source, QCryptographicHash::Sha1).toHex())
+{
+}
+
+RedisCommand LuaScript::evalsha(const QList<QByteArray> &keys, const QList<QByteArray> &args) const
+{
+    RedisCommand cmd;
+    cmd.reserve(3 + keys.size() + args.size());
+    cmd << QByteArrayLiteral("EVALSHA") << m_sha << QByteArray::number(keys.size());
+    cmd << keys << args;
+    return cmd;
+}
+
+Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisConnection &conn,
+                                                        const QList<RedisCommand> &commands) const
+{
+    auto results = conn.pipeline(commands);
+    if (!results)
+        return results;
+    QList<qsizetype> missing;
+    for (qsizetype i = 0; i < results->size(); ++i)
+        if (!results->at(i) && results->at(i).error().kind == RedisError::Kind::NoScript)
+            missing << i;
+    if (missing.isEmpty())
+        return results;
+
+    auto loaded = conn.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_source});
+    if (!loaded)
+        return unexpected(RedisError{loaded.error().kind,
+                                     QStringLiteral("SCRIPT LOAD %1: %2")
+                                         .arg(QLatin1String(m_name), loaded.error().message)});
+    QList<RedisCommand> retry;
+    for (qsizetype i : missing)
+        retry << commands.at(i);
+    auto again = conn.pipeline(retry);
+    if (!again)
+        return again;
+    for (qsizetype j = 0; j < missing.size(); ++j)
+        (*results)[missing.at(j)] = again->at(j);
+    return results;
+}
+
+RedisResult LuaScript::runOne(RedisConnection &conn, const QList<QByteArray> &keys,
+                              const QList<QByteArray> &args) const
+{
+    auto results = run(conn, {evalsha(keys, args)});
+    if (!results)
+        return unexpected(results.error());
+    return results->first();
+}
+
+namespace scripts {
+const LuaScript &probe()
+{
+    static const LuaScript s("probe", lua::probe);
+    return s;
+}
+const LuaScript &scanPage()
+{
+    static const LuaScript s("scanpage", lua::scanpage);
+    return s;
+}
+const LuaScript &enqueue()
+{
+    static const LuaScript s("enqueue", lua::enqueue);
+    return s;
+}
+const LuaScript &lockAcquire()
+{
+    static const LuaScript s("lockacquire", lua::lockacquire);
+    return s;
+}
+const LuaScript &lockRelease()
+{
+    static const LuaScript s("lockrelease", lua::lockrelease);
+    return s;
+}
+const LuaScript &lockRenew()
+{
+    static const LuaScript s("lockrenew", lua::lockrenew);
+    return s;
+}
+} // namespace scripts
+
+} // namespace reclaim

@@ -1,0 +1,43 @@
+// A Lua script known by its SHA1, run with EVALSHA and loaded on demand after NOSCRIPT.
+#pragma once
+
+#include "redis/redisconnection.h"
+
+#include <QByteArray>
+#include <QList>
+
+namespace reclaim {
+
+class LuaScript final
+{
+public:
+    LuaScript(const char *name, const char *source);
+
+    const char *name() const { return m_name; }
+    const QByteArray &sha() const { return m_sha; }
+
+    RedisCommand evalsha(const QList<QByteArray> &keys, const QList<QByteArray> &args) const;
+
+    // Runs `commands` (EVALSHA of this script) as one pipeline. Commands answered NOSCRIPT
+    // (the server restarted or flushed its scripts) are retried once after SCRIPT LOAD.
+    Expected<QList<RedisResult>, RedisError> run(RedisConnection &conn,
+                                                 const QList<RedisCommand> &commands) const;
+    RedisResult runOne(RedisConnection &conn, const QList<QByteArray> &keys,
+                       const QList<QByteArray> &args) const;
+
+private:
+    const char *m_name;
+    QByteArray m_source;
+    QByteArray m_sha;
+};
+
+namespace scripts {
+const LuaScript &probe();
+const LuaScript &scanPage();
+const LuaScript &enqueue();
+const LuaScript &lockAcquire();
+const LuaScript &lockRelease();
+const LuaScript &lockRenew();
+} // namespace scripts
+
+} // namespace reclaim

@@ -1,0 +1,41 @@
+#include "store/reclaimschema.h"
+
+namespace reclaim {
+
+QStringList reclaimSchemaStatements()
+{
+    return {
+        QStringLiteral("CREATE SCHEMA IF NOT EXISTS reclaim"),
+        // One row: the highest lock generation that has started a run. Writes lock it FOR
+        // SHARE, a starting run updates it, so a stale run can never write after a newer start.
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.fence ("
+                       " id integer PRIMARY KEY CHECK (id = 1),"
+                       " generation bigint NOT NULL,"
+                       " started_at timestamptz NOT NULL DEFAULT now())"),
+        QStringLiteral("INSERT INTO reclaim.fence (id, generation) VALUES (1, 0) ON CONFLICT DO NOTHING"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.audit ("
+                       " id bigserial PRIMARY KEY,"
+                       " at timestamptz NOT NULL DEFAULT now(),"
+                       " run_id text NOT NULL,"
+                       " actor_kind text NOT NULL,"
+                       " actor_host text NOT NULL,"
+                       " actor_user text NOT NULL,"
+                       " generation bigint NOT NULL,"
+                       " domain text NOT NULL,"
+                       " row_id text NOT NULL,"
+                       " action text NOT NULL,"
+                       " observed_status text NOT NULL,"
+                       " observed_updated_at text NOT NULL,"
+                       " result text NOT NULL,"
+                       " detail text)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS audit_row_idx ON reclaim.audit (domain, row_id, at)"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.requeue ("
+                       " domain text NOT NULL,"
+                       " row_id text NOT NULL,"
+                       " at timestamptz NOT NULL DEFAULT now(),"
+                       " generation bigint NOT NULL)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS requeue_row_idx ON reclaim.requeue (domain, row_id, at)"),
+    };
+}
+
+} // namespace reclaim

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package that building, testing and demoing Reclaim needs, plus the
+# pinned npm packages of the reference application. Idempotent: a no-op when all is present.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+packages=(
+  build-essential cmake pkg-config ninja-build
+  qt6-base-dev qt6-base-dev-tools libqt6sql6-psql libgl1-mesa-dev
+  qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libxkbcommon-dev
+  libhiredis-dev libspdlog-dev libfmt-dev
+  redis-server redis-tools postgresql-15 postgresql-client-15
+  xvfb xauth x11-apps imagemagick fonts-dejavu-core
+  nodejs
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing Debian packages: ${missing[*]}; run this script as root" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # Installed packages must not start system-wide services: the sandbox runs private ones.
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v npm >/dev/null 2>&1; then
+  echo "setup: npm not found; Node.js 20 with npm is required for the reference application" >&2
+  exit 1
+fi
+
+# The reference application's bullmq producer/worker, pinned by package-lock.json.
+refapp="$here/refapp"
+if [ -f "$refapp/package-lock.json" ]; then
+  stamp="$refapp/node_modules/.reclaim-lock-stamp"
+  if [ ! -f "$stamp" ] || ! cmp -s "$refapp/package-lock.json" "$stamp"; then
+    echo "setup: npm ci in refapp/"
+    (cd "$refapp" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$refapp/package-lock.json" "$stamp"
+  fi
+fi
+echo "setup: all dependencies present"
