@@ -1,0 +1,124 @@
+#include "service/recoveryworker.h"
+
+#include "recovery/engine.h"
+
+#include <QElapsedTimer>
+#include <QHostInfo>
+#include <QProcessEnvironment>
+
+namespace reclaim {
+
+namespace {
+
+class SignalProgress final : public RunProgress
+{
+public:
+    explicit SignalProgress(RecoveryWorker *worker) : m_worker(worker) {}
+    void phase(const QString &phase, int done, int total) override
+    {
+        emit m_worker->progress(phase, done, total);
+    }
+
+private:
+    RecoveryWorker *m_worker;
+};
+
+Actor actorOf(const QString &kind)
+{
+    const auto env = QProcessEnvironment::systemEnvironment();
+    return Actor{kind, QHostInfo::localHostName(), env.value(QStringLiteral("USER"), env.value(QStringLiteral("LOGNAME"))),
+                 {}};
+}
+
+} // namespace
+
+void registerMetaTypes()
+{
+    qRegisterMetaType<RunReport>();
+    qRegisterMetaType<Action>();
+    qRegisterMetaType<Candidate>();
+    qRegisterMetaType<LockStatus>();
+    qRegisterMetaType<ReclaimConfig>();
+}
+
+RecoveryWorker::RecoveryWorker(ReclaimConfig config) : m_config(std::move(config)) {}
+
+RecoveryWorker::~RecoveryWorker() = default;
+
+void RecoveryWorker::ensureEngine()
+{
+    if (!m_engine)
+        m_engine = std::make_unique<Engine>(m_config);
+}
+
+void RecoveryWorker::setConfig(const ReclaimConfig &config)
+{
+    m_config = config;
+    if (m_engine)
+        m_engine->setConfig(config);
+}
+
+void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeActions, const QString &actorKind)
+{
+    ensureEngine();
+    m_stop.store(false);
+    m_busy.store(true);
+    emit runStarted(trigger);
+    SignalProgress progressSink(this);
+    RunRequest request;
+    request.trigger = trigger;
+    request.dryRun = dryRun;
+    request.executeActions = executeActions;
+    request.actor = actorOf(actorKind);
+    request.stopRequested = &m_stop;
+    request.progress = &progressSink;
+    const RunReport report = m_engine->run(request);
+    m_busy.store(false);
+    emit runFinished(report);
+}
+
+void RecoveryWorker::approve(const Action &action, const Candidate &candidate)
+{
+    ensureEngine();
+    m_busy.store(true);
+    const Action done = m_engine->approve(action, candidate, actorOf(QStringLiteral("operator")));
+    m_busy.store(false);
+    emit actionFinished(done);
+}
+
+void RecoveryWorker::peekLock()
+{
+    ensureEngine();
+    QElapsedTimer t;
+    t.start();
+    auto seen = m_engine->peekLock();
+    LockStatus status;
+    status.latencyMs = t.elapsed();
+    status.reachable = seen.hasValue();
+    if (seen) {
+        status.holder = seen->holder;
+        status.ttlMs = seen->holderTtlMs;
+        status.generation = seen->generation;
+    } else {
+        status.error = seen.error().describe();
+    }
+    emit lockStatus(status);
+}
+
+RecoveryThread::RecoveryThread(ReclaimConfig config) : m_worker(new RecoveryWorker(std::move(config)))
+{
+    registerMetaTypes();
+    m_thread.setObjectName(QStringLiteral("reclaim-recovery"));
+    m_worker->moveToThread(&m_thread);
+    QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.start();
+}
+
+RecoveryThread::~RecoveryThread()
+{
+    m_worker->requestStop();
+    m_thread.quit();
+    m_thread.wait();
+}
+
+} // namespace reclaim

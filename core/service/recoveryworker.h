@@ -1,0 +1,86 @@
+// The recovery core on its own thread: owns the Engine (and so every connection), takes
+// commands as queued slot calls, answers with queued signals. The console and the daemon both
+// drive runs through it, so neither's event loop ever waits on the network.
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "recovery/runreport.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <atomic>
+#include <memory>
+
+namespace reclaim {
+
+class Engine;
+
+struct LockStatus
+{
+    bool reachable = false;
+    QString error;
+    QString holder; // token, empty when free
+    qint64 ttlMs = -2;
+    qint64 generation = 0;
+    qint64 latencyMs = 0;
+};
+
+class RecoveryWorker final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RecoveryWorker(ReclaimConfig config);
+    ~RecoveryWorker() override;
+    Q_DISABLE_COPY_MOVE(RecoveryWorker)
+
+    // Asks the run in flight to stop after its current action (thread-safe).
+    void requestStop() { m_stop.store(true); }
+    bool busy() const { return m_busy.load(); }
+
+public slots:
+    void runNow(const QString &trigger, bool dryRun, bool executeActions, const QString &actorKind);
+    void approve(const reclaim::Action &action, const reclaim::Candidate &candidate);
+    void peekLock();
+    void setConfig(const reclaim::ReclaimConfig &config);
+
+signals:
+    void runStarted(const QString &trigger);
+    void progress(const QString &phase, int done, int total);
+    void runFinished(const reclaim::RunReport &report);
+    void actionFinished(const reclaim::Action &action);
+    void lockStatus(const reclaim::LockStatus &status);
+
+private:
+    void ensureEngine();
+
+    ReclaimConfig m_config;
+    std::unique_ptr<Engine> m_engine; // created lazily on the worker thread
+    std::atomic_bool m_stop{false};
+    std::atomic_bool m_busy{false};
+};
+
+// Owns a QThread running one RecoveryWorker; quit + wait on destruction.
+class RecoveryThread final
+{
+public:
+    explicit RecoveryThread(ReclaimConfig config);
+    ~RecoveryThread();
+    Q_DISABLE_COPY_MOVE(RecoveryThread)
+
+    RecoveryWorker *worker() const { return m_worker; }
+
+private:
+    QThread m_thread;
+    RecoveryWorker *m_worker;
+};
+
+void registerMetaTypes();
+
+} // namespace reclaim
+
+Q_DECLARE_METATYPE(reclaim::RunReport)
+Q_DECLARE_METATYPE(reclaim::Action)
+Q_DECLARE_METATYPE(reclaim::Candidate)
+Q_DECLARE_METATYPE(reclaim::LockStatus)
+Q_DECLARE_METATYPE(reclaim::ReclaimConfig)

@@ -1,0 +1,174 @@
+// The configuration loader: the sample loads; every class of bad input is refused with a
+// message naming the key path; passwords never appear in messages.
+#include "config/configloader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace reclaim;
+
+namespace {
+
+QJsonObject sample()
+{
+    QFile f(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("sample config missing");
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QProcessEnvironment emptyEnv()
+{
+    return QProcessEnvironment();
+}
+
+// Sets a value at a dotted path like "domains.1.queues" (numbers index arrays).
+QJsonValue setPath(QJsonValue node, QStringList path, const QJsonValue &value, bool remove)
+{
+    if (path.isEmpty())
+        return value;
+    const QString head = path.takeFirst();
+    bool isIndex = false;
+    const int index = head.toInt(&isIndex);
+    if (isIndex) {
+        QJsonArray a = node.toArray();
+        a[index] = setPath(a.at(index), path, value, remove);
+        return a;
+    }
+    QJsonObject o = node.toObject();
+    if (path.isEmpty() && remove)
+        o.remove(head);
+    else
+        o[head] = setPath(o.value(head), path, value, remove);
+    return o;
+}
+
+Expected<ReclaimConfig, ConfigError> loadEdited(const QString &path, const QJsonValue &value, bool remove = false)
+{
+    const QJsonValue edited = path.isEmpty() ? QJsonValue(sample())
+                                             : setPath(sample(), path.split(QLatin1Char('.')), value, remove);
+    return ConfigLoader::loadJson(QJsonDocument(edited.toObject()).toJson(), QStringLiteral("test.json"), emptyEnv());
+}
+
+} // namespace
+
+class TestConfigLoader : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sampleLoads()
+    {
+        auto c = loadEdited({}, {});
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        QCOMPARE(c->domains.size(), 5);
+        const DomainConfig &video = c->domains.at(1);
+        QCOMPARE(video.name, QStringLiteral("video"));
+        QCOMPARE(video.queues, (QStringList{QStringLiteral("video-generation"), QStringLiteral("video-export")}));
+        QCOMPARE(video.currentJobId(QStringLiteral("vj_1"), QStringLiteral("COMPOSE")),
+                 QStringLiteral("video-compose-vj_1"));
+        QVERIFY(video.restoreFor(QStringLiteral("COMPOSE")));
+        QVERIFY(!video.restoreFor(QStringLiteral("EXPORT")));
+        QCOMPARE(video.parentFor(QStringLiteral("EXPORT"))->column, QStringLiteral("exportStatus"));
+        QCOMPARE(c->run.lockTtl.count(), 600);
+        QCOMPARE(c->run.policy, Policy::Auto);
+    }
+
+    void rejects_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<bool>("remove");
+        QTest::addColumn<QString>("expected");
+
+        QTest::newRow("unknown key") << "domains.0.tresholdSeconds" << QJsonValue(5) << false
+                                     << "test.json: domains[0].tresholdSeconds: unknown key";
+        QTest::newRow("wrong type") << "domains.1.thresholdSeconds" << QJsonValue(QStringLiteral("1h")) << false
+                                    << "test.json: domains[1].thresholdSeconds: must be an integer";
+        QTest::newRow("not an identifier") << "domains.2.table" << QJsonValue(QStringLiteral("Doc\"; DROP TABLE x"))
+                                           << false << "test.json: domains[2].table: 'Doc\"; DROP TABLE x' is not a plain SQL identifier";
+        QTest::newRow("column not an identifier") << "domains.0.columns.updatedAt"
+                                                  << QJsonValue(QStringLiteral("updated at")) << false
+                                                  << "test.json: domains[0].columns.updatedAt: 'updated at' is not a plain SQL identifier";
+        QTest::newRow("empty queue list") << "domains.3.queues" << QJsonValue(QJsonArray()) << false
+                                          << "test.json: domains[3].queues: must not be an empty list";
+        QTest::newRow("queue with colon") << "domains.3.queues" << QJsonValue(QJsonArray{QStringLiteral("a:b")})
+                                          << false << "test.json: domains[3].queues[0]: 'a:b' is not a valid BullMQ queue name";
+        QTest::newRow("template without id") << "domains.4.jobIdTemplate" << QJsonValue(QStringLiteral("narration"))
+                                             << false << "test.json: domains[4].jobIdTemplate: 'narration' does not contain the row id placeholder {id}";
+        QTest::newRow("template with colon") << "domains.4.jobIdTemplate" << QJsonValue(QStringLiteral("n:{id}"))
+                                             << false << "test.json: domains[4].jobIdTemplate: BullMQ job ids may not contain ':'";
+        QTest::newRow("missing table") << "domains.0.table" << QJsonValue() << true
+                                       << "test.json: domains[0].table: is required";
+        QTest::newRow("restore to foreign queue") << "domains.1.restore.queue" << QJsonValue(QStringLiteral("image-render"))
+                                                  << false << "test.json: domains[1].restore.queue: 'image-render' is not one of the domain's queues";
+        QTest::newRow("restore without placeholder") << "domains.1.restore.query" << QJsonValue(QStringLiteral("SELECT 1"))
+                                                     << false << "test.json: domains[1].restore.query: must use the :jobId placeholder";
+        QTest::newRow("bad policy") << "run.policy" << QJsonValue(QStringLiteral("yolo")) << false
+                                    << "test.json: run.policy: 'yolo' is not a policy (auto or observe)";
+        QTest::newRow("no domains") << "domains" << QJsonValue(QJsonArray()) << false
+                                    << "test.json: domains: must be a non-empty list of domains";
+        QTest::newRow("duplicate domain") << "domains.1.name" << QJsonValue(QStringLiteral("slide")) << false
+                                          << "test.json: domains[1].name: 'slide' is used by another domain";
+        QTest::newRow("type filter without column") << "domains.3.types" << QJsonValue(QJsonArray{QStringLiteral("X")})
+                                                    << false << "test.json: domains[3].types: a type filter needs columns.type to be set";
+        QTest::newRow("bad redis url") << "connections.redisUrl" << QJsonValue(QStringLiteral("http://x")) << false
+                                       << "test.json: connections.redisUrl: not a redis:// URL";
+        QTest::newRow("missing postgres url") << "connections.postgresUrl" << QJsonValue() << true
+                                              << "test.json: connections.postgresUrl: is not set (set it in the file or in $RECLAIM_PG_URL)";
+    }
+
+    void rejects()
+    {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, value);
+        QFETCH(bool, remove);
+        QFETCH(QString, expected);
+        auto c = loadEdited(path, value, remove);
+        QVERIFY(!c.hasValue());
+        QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
+    }
+
+    void malformedJsonNamesFileAndLine()
+    {
+        auto c = ConfigLoader::loadJson("{\n  \"domains\": [\n  oops\n]}", QStringLiteral("broken.json"), emptyEnv());
+        QVERIFY(!c.hasValue());
+        QVERIFY2(c.error().toString().startsWith(QStringLiteral("broken.json: not valid JSON at line 3")),
+                 qPrintable(c.error().toString()));
+    }
+
+    void missingFileIsNamed()
+    {
+        auto c = ConfigLoader::loadFile(QStringLiteral("/nonexistent/reclaim.json"), emptyEnv());
+        QVERIFY(!c.hasValue());
+        QCOMPARE(c.error().toString(), QStringLiteral("/nonexistent/reclaim.json: no such file"));
+    }
+
+    void environmentOverridesFileAndPasswordsStayOut()
+    {
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("RECLAIM_PG_URL"), QStringLiteral("postgresql://app:s3cr3t@db.internal:6543/prod"));
+        auto c = ConfigLoader::loadJson(QJsonDocument(sample()).toJson(), QStringLiteral("t.json"), env);
+        QVERIFY(c.hasValue());
+        QCOMPARE(c->postgres.host, QStringLiteral("db.internal"));
+        QCOMPARE(c->postgres.password, QStringLiteral("s3cr3t"));
+        QCOMPARE(c->postgres.redacted(), QStringLiteral("postgresql://app:***@db.internal:6543/prod"));
+
+        env.insert(QStringLiteral("RECLAIM_REDIS_URL"), QStringLiteral("redis://:hunter2@cache:6379/notanumber"));
+        auto bad = ConfigLoader::loadJson(QJsonDocument(sample()).toJson(), QStringLiteral("t.json"), env);
+        QVERIFY(!bad.hasValue());
+        QVERIFY2(bad.error().toString().contains(QStringLiteral("$RECLAIM_REDIS_URL")), qPrintable(bad.error().toString()));
+        QVERIFY(!bad.error().toString().contains(QStringLiteral("hunter2")));
+    }
+
+    void redactSecretsInFreeText()
+    {
+        QCOMPARE(redactSecrets(QStringLiteral("cannot reach postgresql://u:pw@h:1/d now")),
+                 QStringLiteral("cannot reach postgresql://u:***@h:1/d now"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfigLoader)
+#include "test_configloader.moc"

@@ -1,0 +1,263 @@
+#include "support/fakes.h"
+
+#include "recovery/domainscan.h"
+
+namespace reclaim::test {
+
+void FakeQueue::put(const QString &queue, const QString &jobId, const QString &state, const QByteArray &data,
+                    qint64 lockTtlMs)
+{
+    m_jobs[queue][jobId] = Job{state, data, lockTtlMs};
+}
+
+void FakeQueue::remove(const QString &queue, const QString &jobId)
+{
+    m_jobs[queue].remove(jobId);
+}
+
+QString FakeQueue::stateOf(const QString &queue, const QString &jobId) const
+{
+    return m_jobs.value(queue).value(jobId).state;
+}
+
+QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs)
+{
+    ++m_roundTrips;
+    m_log->append(QStringLiteral("queue:probe:%1").arg(jobs.size()));
+    QList<Expected<Sighting, RedisError>> out;
+    for (const JobRef &j : jobs) {
+        if (probeError || (!failProbeOfJobId.isEmpty() && j.jobId == failProbeOfJobId)) {
+            out.append(unexpected(probeError.value_or(RedisError{RedisError::Kind::Timeout, QStringLiteral("injected")})));
+            continue;
+        }
+        Sighting s;
+        s.queue = j.queue;
+        s.jobId = j.jobId;
+        const auto it = m_jobs.value(j.queue).constFind(j.jobId);
+        if (it == m_jobs.value(j.queue).constEnd()) {
+            s.state = QStringLiteral("missing");
+        } else {
+            s.state = it->state;
+            s.data = it->data;
+            s.lockTtlMs = it->lockTtlMs;
+        }
+        out.append(s);
+    }
+    if (afterProbe)
+        afterProbe();
+    return out;
+}
+
+Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, const QString &queue, const QString &list)
+{
+    ++m_roundTrips;
+    m_log->append(QStringLiteral("queue:list:%1:%2").arg(queue, list));
+    QSet<QString> ids;
+    const QString state = list == QLatin1String("wait") ? QStringLiteral("waiting") : list;
+    for (auto it = m_jobs.value(queue).constBegin(); it != m_jobs.value(queue).constEnd(); ++it)
+        if (it->state == state)
+            ids.insert(it.key());
+    return ids;
+}
+
+Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QString &queue, const QString &state,
+                                                   qint64 offset, int count)
+{
+    ++m_roundTrips;
+    m_log->append(QStringLiteral("queue:scan:%1:%2:%3").arg(queue, state).arg(offset));
+    if (scanError)
+        return unexpected(*scanError);
+    const QString wanted = state == QLatin1String("wait") ? QStringLiteral("waiting") : state;
+    QList<ScanPage::Job> all;
+    for (auto it = m_jobs.value(queue).constBegin(); it != m_jobs.value(queue).constEnd(); ++it)
+        if (it->state == wanted)
+            all.append(ScanPage::Job{it.key(), it->data});
+    ScanPage page;
+    page.stateSize = all.size();
+    page.jobs = all.mid(offset, count);
+    return page;
+}
+
+Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const QString &, const QByteArray &data,
+                                                        qint64)
+{
+    ++m_roundTrips;
+    m_log->append(QStringLiteral("queue:enqueue:%1").arg(job.jobId));
+    if (enqueueError)
+        return unexpected(*enqueueError);
+    EnqueueOutcome out;
+    const QString existing = stateOf(job.queue, job.jobId);
+    if (isRunnableState(existing)) {
+        out.runnableState = existing;
+        return out;
+    }
+    out.replacedState = existing;
+    put(job.queue, job.jobId, QStringLiteral("waiting"), data);
+    out.enqueued = true;
+    return out;
+}
+
+Expected<LockAttempt, RedisError> FakeQueue::acquire(const QString &token, qint64 ttlMs)
+{
+    m_log->append(QStringLiteral("lock:acquire"));
+    if (lockError)
+        return unexpected(*lockError);
+    LockAttempt a;
+    if (!lockHolder.isEmpty()) {
+        a.holder = lockHolder;
+        a.holderTtlMs = lockTtlMs;
+        a.generation = generation;
+        return a;
+    }
+    lockHolder = token;
+    lockTtlMs = ttlMs;
+    a.acquired = true;
+    a.generation = ++generation;
+    a.holder = token;
+    return a;
+}
+
+Expected<bool, RedisError> FakeQueue::renew(const QString &token, qint64 ttlMs)
+{
+    m_log->append(QStringLiteral("lock:renew"));
+    if (lockError)
+        return unexpected(*lockError);
+    if (lockHolder != token)
+        return false;
+    lockTtlMs = ttlMs;
+    return true;
+}
+
+Expected<bool, RedisError> FakeQueue::release(const QString &token)
+{
+    m_log->append(QStringLiteral("lock:release"));
+    if (lockError)
+        return unexpected(*lockError);
+    if (lockHolder != token)
+        return false;
+    lockHolder.clear();
+    return true;
+}
+
+Expected<LockAttempt, RedisError> FakeQueue::peek()
+{
+    if (lockError)
+        return unexpected(*lockError);
+    LockAttempt a;
+    a.holder = lockHolder;
+    a.holderTtlMs = lockTtlMs;
+    a.generation = generation;
+    return a;
+}
+
+Expected<QList<Candidate>, StoreError> FakeJobStore::readCandidates(const DomainConfig &domain)
+{
+    m_log->append(QStringLiteral("store:readCandidates:%1").arg(domain.name));
+    if (readError)
+        return unexpected(*readError);
+    QList<Candidate> out;
+    for (const Row &r : rows)
+        if (r.domain == domain.name && domain.candidateStatuses.contains(r.status) &&
+            (domain.types.isEmpty() || domain.types.contains(r.type)))
+            out.append(Candidate{r.domain, r.id, r.type, r.status, r.updatedAt, {}, {}});
+    return out;
+}
+
+Expected<std::optional<QByteArray>, StoreError> FakeJobStore::restorePayload(const DomainConfig &, const RestoreRule &,
+                                                                             const QString &rowId)
+{
+    if (!restorable.contains(rowId))
+        return std::optional<QByteArray>();
+    return std::optional<QByteArray>(restorable.value(rowId));
+}
+
+Expected<int, StoreError> FakeJobStore::recentRequeues(const DomainConfig &, const QString &rowId)
+{
+    return requeues.value(rowId);
+}
+
+Expected<bool, StoreError> FakeJobStore::startGeneration(qint64 generation)
+{
+    if (generation < fence)
+        return false;
+    fence = generation;
+    return true;
+}
+
+Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig &domain, const Action &a,
+                                                             const Actor &)
+{
+    m_log->append(QStringLiteral("store:apply:%1").arg(a.rowId));
+    if (writeError)
+        return unexpected(*writeError);
+    WriteOutcome out;
+    if (a.precondition.generation != fence) {
+        out.result = ActionResult::Fenced;
+        return out;
+    }
+    auto it = rows.find(a.rowId);
+    if (it == rows.end() || it->status != a.precondition.status || it->updatedAt != a.precondition.updatedAtText) {
+        out.result = ActionResult::Stale;
+        audit << a;
+        return out;
+    }
+    it->status = a.kind == ActionKind::Requeue ? domain.queuedStatus : domain.failedStatus;
+    it->updatedAt = QStringLiteral("now");
+    if (a.kind == ActionKind::Requeue)
+        requeues[a.rowId] += 1;
+    if (a.kind == ActionKind::Fail) {
+        it->error = a.reason;
+        if (const ParentRule *rule = domain.parentFor(a.jobType)) {
+            out.parent.attempted = true;
+            out.parent.table = rule->table;
+            out.parent.column = rule->column;
+            out.parent.newValue = rule->failedValue;
+            if (rule->inProgress.contains(it->parentStatus)) {
+                it->parentStatus = rule->failedValue;
+                out.parent.rows = 1;
+            }
+        }
+    }
+    out.result = ActionResult::Applied;
+    audit << a;
+    return out;
+}
+
+void FakeJobStore::auditOnly(const Action &a, const Actor &)
+{
+    audit << a;
+}
+
+ReclaimConfig fakeConfig()
+{
+    ReclaimConfig c;
+    c.postgres.host = QStringLiteral("fake");
+    c.postgres.database = QStringLiteral("fake");
+    c.redis.host = QStringLiteral("fake");
+    c.run.scanPageSize = 200;
+
+    DomainConfig video;
+    video.name = QStringLiteral("video");
+    video.table = QStringLiteral("VideoJob");
+    video.columns.type = QStringLiteral("type");
+    video.types = {QStringLiteral("GENERATE"), QStringLiteral("COMPOSE"), QStringLiteral("EXPORT")};
+    video.queues = {QStringLiteral("video-generation"), QStringLiteral("video-export")};
+    video.jobIdTemplate = QStringLiteral("video-{type}-{id}");
+    video.restore = RestoreRule{{QStringLiteral("COMPOSE")}, QStringLiteral("video-generation"),
+                                QStringLiteral("compose"), QStringLiteral("SELECT :jobId")};
+    video.parents = {ParentRule{{QStringLiteral("GENERATE"), QStringLiteral("COMPOSE")}, QStringLiteral("Video"),
+                                QStringLiteral("id"), QStringLiteral("videoId"), QStringLiteral("status"),
+                                {QStringLiteral("PROCESSING")}, QStringLiteral("FAILED")},
+                     ParentRule{{QStringLiteral("EXPORT")}, QStringLiteral("Video"), QStringLiteral("id"),
+                                QStringLiteral("videoId"), QStringLiteral("exportStatus"),
+                                {QStringLiteral("PROCESSING")}, QStringLiteral("FAILED")}};
+    DomainConfig image;
+    image.name = QStringLiteral("image");
+    image.table = QStringLiteral("ImageJob");
+    image.queues = {QStringLiteral("image-render")};
+    image.jobIdTemplate = QStringLiteral("image-{id}");
+    c.domains = {video, image};
+    return c;
+}
+
+} // namespace reclaim::test

@@ -1,0 +1,115 @@
+// In-memory stand-ins for the job store and the queue, for fast unit tests of the core's logic.
+// They record every call, so tests can assert order ("candidates before the queue") and
+// absence of writes.
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "queue/queueports.h"
+#include "store/jobstore.h"
+
+#include <QHash>
+#include <QMap>
+#include <QStringList>
+
+#include <functional>
+
+namespace reclaim::test {
+
+// The shared call log: "store:readCandidates:<domain>", "queue:probe:<n>", "queue:scan:<queue>:<state>:<offset>",
+// "queue:enqueue:<jobId>", "store:apply:<rowId>", "lock:acquire", "lock:release" ...
+using CallLog = QStringList;
+
+class FakeQueue final : public QueueInspector, public QueueWriter, public RecoveryLock
+{
+public:
+    explicit FakeQueue(CallLog *log) : m_log(log) {}
+
+    // A job present in `queue` under `jobId` in `state` ("waiting", "active", "completed", ...,
+    // or a scan-only legacy job). `data` is its payload.
+    void put(const QString &queue, const QString &jobId, const QString &state, const QByteArray &data = {},
+             qint64 lockTtlMs = -2);
+    void remove(const QString &queue, const QString &jobId);
+    QString stateOf(const QString &queue, const QString &jobId) const;
+
+    // Failure injection: every probe / scan page / enqueue / lock call fails while set.
+    std::optional<RedisError> probeError;
+    std::optional<RedisError> scanError;
+    std::optional<RedisError> enqueueError;
+    std::optional<RedisError> lockError;
+    // Fails only probes of this job id.
+    QString failProbeOfJobId;
+    // Called after every probe batch (tests use it to change the world mid-run).
+    std::function<void()> afterProbe;
+
+    QString lockHolder;
+    qint64 lockTtlMs = -2;
+    qint64 generation = 0;
+
+    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override;
+    Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
+                                                    const QString &list) override;
+    Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue, const QString &state,
+                                            qint64 offset, int count) override;
+    qint64 roundTrips() const override { return m_roundTrips; }
+
+    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name, const QByteArray &data,
+                                                 qint64 timestampMs) override;
+
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
+    Expected<bool, RedisError> renew(const QString &token, qint64 ttlMs) override;
+    Expected<bool, RedisError> release(const QString &token) override;
+    Expected<LockAttempt, RedisError> peek() override;
+
+private:
+    struct Job
+    {
+        QString state;
+        QByteArray data;
+        qint64 lockTtlMs = -2;
+    };
+    CallLog *m_log;
+    QMap<QString, QMap<QString, Job>> m_jobs; // queue → id → job
+    qint64 m_roundTrips = 0;
+};
+
+class FakeJobStore final : public JobStore
+{
+public:
+    explicit FakeJobStore(CallLog *log) : m_log(log) {}
+
+    struct Row
+    {
+        QString domain;
+        QString id;
+        QString type;
+        QString status;
+        QString updatedAt;
+        QString parentStatus; // the parent's status column this job drives ("" = no parent)
+        QString error;
+    };
+    QMap<QString, Row> rows; // by row id
+    QHash<QString, QByteArray> restorable; // row id → payload the restore query would return
+    QHash<QString, int> requeues;
+    qint64 fence = 0;
+    std::optional<StoreError> readError;
+    std::optional<StoreError> writeError;
+    QList<Action> audit;
+
+    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
+    Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain, const RestoreRule &rule,
+                                                                   const QString &rowId) override;
+    Expected<int, StoreError> recentRequeues(const DomainConfig &domain, const QString &rowId) override;
+    Expected<bool, StoreError> startGeneration(qint64 generation) override;
+    Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
+                                                   const Actor &actor) override;
+    void auditOnly(const Action &action, const Actor &actor) override;
+
+private:
+    CallLog *m_log;
+};
+
+// A small two-queue domain ("video": video-generation + video-export, COMPOSE restorable) and a
+// one-queue domain ("image"), for unit tests.
+ReclaimConfig fakeConfig();
+
+} // namespace reclaim::test

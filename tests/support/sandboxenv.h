@@ -1,0 +1,41 @@
+// The sandbox servers a test runs against, read from the env file the "sandbox" fixture wrote.
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "redis/redisconnection.h"
+
+#include <QProcessEnvironment>
+#include <QString>
+
+namespace reclaim::test {
+
+struct SandboxEnv
+{
+    QString pgUrl;
+    QString redisUrl;
+    QString dir;
+    int redisPort = 0;
+    QString redisPidFile;
+    QString pgData;
+    int pgPort = 0;
+
+    // Skips (QSKIP) the calling test when no sandbox is available.
+    static SandboxEnv load();
+
+    QProcessEnvironment processEnvironment() const; // with RECLAIM_PG_URL / RECLAIM_REDIS_URL
+    qint64 redisPid() const;
+};
+
+// Wipes the sandbox: FLUSHALL, and the database's public and reclaim schemas recreated empty.
+void resetSandbox(const SandboxEnv &env);
+
+// Runs SQL on the sandbox database through a short-lived QPSQL connection; fails the test on error.
+QList<QVariantList> sql(const SandboxEnv &env, const QString &statement, const QVariantList &binds = {});
+
+// A raw Redis connection to the sandbox.
+RedisConnection redis(const SandboxEnv &env);
+
+// The sample configuration with the sandbox's URLs (optionally patched by `edit`).
+ReclaimConfig sampleConfig(const SandboxEnv &env);
+
+} // namespace reclaim::test
