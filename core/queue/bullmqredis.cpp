@@ -156,16 +156,17 @@ Expected<ScanPage, RedisError> BullmqRedis::scanPage(const QString &keyPrefix, c
     const bool isList = state == QLatin1String("wait") || state == QLatin1String("paused") ||
                         state == QLatin1String("active");
     auto r = scripts::scanPage().runOne(
-        **conn, {key(keyPrefix, queue, state)},
+        **conn, {key(keyPrefix, queue, state), key(keyPrefix, queue, QStringLiteral("meta"))},
         {isList ? QByteArrayLiteral("list") : QByteArrayLiteral("zset"), QByteArray::number(offset),
          QByteArray::number(offset + count - 1), key(keyPrefix, queue, QString())});
     if (!r)
         return unexpected(r.error());
-    if (!r->isArray() || r->elements.isEmpty() || (r->elements.size() - 1) % 2 != 0)
+    if (!r->isArray() || r->elements.size() < 2 || (r->elements.size() - 2) % 2 != 0)
         return unexpected(badReply("scanpage"));
     ScanPage page;
     page.stateSize = r->elements.at(0).toInteger().value_or(0);
-    for (qsizetype i = 1; i + 1 < r->elements.size(); i += 2) {
+    page.queuePaused = r->elements.at(1).toInteger().value_or(0) == 1;
+    for (qsizetype i = 2; i + 1 < r->elements.size(); i += 2) {
         ScanPage::Job job;
         job.id = str(r->elements.at(i));
         const RedisValue &data = r->elements.at(i + 1);

@@ -24,6 +24,7 @@ struct JobRef
 struct ScanPage
 {
     qint64 stateSize = 0; // length of the list / cardinality of the set when the page was read
+    bool queuePaused = false; // the queue's meta says paused: its waiting jobs are "paused"
     struct Job
     {
         QString id;

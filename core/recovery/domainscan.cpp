@@ -77,7 +77,8 @@ ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdic
                     s.queue = queue;
                     s.jobId = job.id;
                     s.how = FoundBy::Scan;
-                    s.state = stateOfKey(state);
+                    s.state = page->queuePaused && state == QLatin1String("wait") ? QStringLiteral("paused")
+                                                                                  : stateOfKey(state);
                     s.data = *job.data;
                     v.evidence << s;
                     v.verdict = Verdict::Scheduled;
