@@ -72,19 +72,29 @@ QList<QVariantList> sql(const SandboxEnv &env, const QString &statement, const Q
         if (!db.open()) {
             QTest::qFail(qPrintable(db.lastError().text()), __FILE__, __LINE__);
         } else {
-            QSqlQuery q(db);
-            q.prepare(statement);
-            for (const QVariant &b : binds)
-                q.addBindValue(b);
-            if (!q.exec()) {
-                QTest::qFail(qPrintable(QStringLiteral("%1: %2").arg(statement, q.lastError().text())), __FILE__,
-                             __LINE__);
-            } else {
-                while (q.next()) {
-                    QVariantList row;
-                    for (int i = 0; i < q.record().count(); ++i)
-                        row << q.value(i);
-                    rows << row;
+            {
+                QSqlQuery q(db);
+                // PostgreSQL cannot PREPARE DDL: only statements with bound values are prepared.
+                bool ok = false;
+                if (binds.isEmpty()) {
+                    ok = q.exec(statement);
+                } else {
+                    q.prepare(statement);
+                    for (const QVariant &b : binds)
+                        q.addBindValue(b);
+                    ok = q.exec();
+                }
+                if (!ok) {
+                    QTest::qFail(
+                        qPrintable(QStringLiteral("%1: %2").arg(statement, q.lastError().text())),
+                        __FILE__, __LINE__);
+                } else {
+                    while (q.next()) {
+                        QVariantList row;
+                        for (int i = 0; i < q.record().count(); ++i)
+                            row << q.value(i);
+                        rows << row;
+                    }
                 }
             }
             db.close();
@@ -114,8 +124,9 @@ void resetSandbox(const SandboxEnv &env)
 
 ReclaimConfig sampleConfig(const SandboxEnv &env)
 {
-    auto config = ConfigLoader::loadFile(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"),
-                                         env.processEnvironment());
+    auto config =
+        ConfigLoader::loadFile(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"),
+                               env.processEnvironment());
     if (!config)
         qFatal("sample config does not load: %s", qPrintable(config.error().toString()));
     return *config;

@@ -1,0 +1,97 @@
+// Decorators around the real ports that call a hook at each step boundary of a run, so a test
+// can stop, pause or restart a server exactly there.
+#pragma once
+
+#include "queue/queueports.h"
+#include "store/jobstore.h"
+
+#include <functional>
+
+namespace reclaim::test {
+
+// Boundaries, in run order: lock, candidates, lookup, scan, enqueue, write, release.
+using BoundaryHook = std::function<void(const QString &boundary)>;
+
+class HookedQueue final : public QueueInspector, public QueueWriter, public RecoveryLock
+{
+public:
+    HookedQueue(QueueInspector &inspector, QueueWriter &writer, RecoveryLock &lock, BoundaryHook hook)
+        : m_inspector(inspector), m_writer(writer), m_lock(lock), m_hook(std::move(hook))
+    {
+    }
+
+    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override
+    {
+        m_hook(QStringLiteral("lookup"));
+        return m_inspector.probe(jobs);
+    }
+    Expected<QSet<QString>, RedisError> listMembers(const QString &p, const QString &q, const QString &l) override
+    {
+        return m_inspector.listMembers(p, q, l);
+    }
+    Expected<ScanPage, RedisError> scanPage(const QString &p, const QString &q, const QString &s, qint64 o,
+                                            int c) override
+    {
+        m_hook(QStringLiteral("scan"));
+        return m_inspector.scanPage(p, q, s, o, c);
+    }
+    qint64 roundTrips() const override { return m_inspector.roundTrips(); }
+    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n, const QByteArray &d,
+                                                 qint64 t) override
+    {
+        m_hook(QStringLiteral("enqueue"));
+        return m_writer.enqueue(j, n, d, t);
+    }
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl) override
+    {
+        m_hook(QStringLiteral("lock"));
+        return m_lock.acquire(token, ttl);
+    }
+    Expected<bool, RedisError> renew(const QString &token, qint64 ttl) override { return m_lock.renew(token, ttl); }
+    Expected<bool, RedisError> release(const QString &token) override
+    {
+        m_hook(QStringLiteral("release"));
+        return m_lock.release(token);
+    }
+    Expected<LockAttempt, RedisError> peek() override { return m_lock.peek(); }
+
+private:
+    QueueInspector &m_inspector;
+    QueueWriter &m_writer;
+    RecoveryLock &m_lock;
+    BoundaryHook m_hook;
+};
+
+class HookedStore final : public JobStore
+{
+public:
+    HookedStore(JobStore &store, BoundaryHook hook) : m_store(store), m_hook(std::move(hook)) {}
+
+    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &d) override
+    {
+        m_hook(QStringLiteral("candidates"));
+        return m_store.readCandidates(d);
+    }
+    Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &d, const RestoreRule &r,
+                                                                   const QString &id) override
+    {
+        return m_store.restorePayload(d, r, id);
+    }
+    Expected<int, StoreError> recentRequeues(const DomainConfig &d, const QString &id) override
+    {
+        return m_store.recentRequeues(d, id);
+    }
+    Expected<bool, StoreError> startGeneration(qint64 g) override { return m_store.startGeneration(g); }
+    Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &d, const Action &a, const Actor &actor) override
+    {
+        m_hook(QStringLiteral("write"));
+        return m_store.applyAction(d, a, actor);
+    }
+    void auditOnly(const Action &a, const Actor &actor) override { m_store.auditOnly(a, actor); }
+
+private:
+    JobStore &m_store;
+    BoundaryHook m_hook;
+};
+
+} // namespace reclaim::test

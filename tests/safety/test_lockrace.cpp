@@ -1,0 +1,209 @@
+// SPEC §4 against the real Redis and PostgreSQL: at most one lock holder, release never deletes
+// another holder's token, renewal keeps a long run's lock, and a runner frozen past its TTL
+// makes no successful write after it resumes (fenced or lock lost).
+#include "queue/bullmqredis.h"
+#include "recovery/locklease.h"
+#include "support/refapp.h"
+#include "support/sandboxenv.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+const QByteArray kLockKey = QByteArrayLiteral("lock:job-recovery");
+
+QList<QVariantList> jobRowsSnapshot(const SandboxEnv &env)
+{
+    QList<QVariantList> rows;
+    for (const char *table : {"SlideJob", "VideoJob", "DocumentJob", "ImageJob", "NarrationJob"})
+        rows << sql(env, QStringLiteral("SELECT id, status, \"updatedAt\"::text FROM \"%1\" ORDER BY id")
+                             .arg(QLatin1String(table)));
+    return rows;
+}
+
+QByteArray getLock(const SandboxEnv &env)
+{
+    auto r = redis(env).command({QByteArrayLiteral("GET"), kLockKey});
+    return r ? r->toBytes().value_or(QByteArray()) : QByteArrayLiteral("<error>");
+}
+
+bool waitForLine(QProcess &p, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!p.canReadLine() && t.elapsed() < timeoutMs && p.state() == QProcess::Running)
+        p.waitForReadyRead(200);
+    return p.canReadLine();
+}
+
+} // namespace
+
+class TestLockRace : public QObject
+{
+    Q_OBJECT
+private:
+    SandboxEnv m_env;
+
+private slots:
+    void initTestCase()
+    {
+        m_env = SandboxEnv::load();
+        if (m_env.pgUrl.isEmpty())
+            QSKIP("no sandbox (run through ctest, which starts one)");
+    }
+
+    void init()
+    {
+        redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
+    }
+
+    void atMostOneOfManyConcurrentAcquirersHoldsTheLock()
+    {
+        const ReclaimConfig config = sampleConfig(m_env);
+        for (int round = 0; round < 10; ++round) {
+            redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
+            constexpr int kRunners = 6;
+            std::atomic_int ready{0};
+            std::atomic_int acquired{0};
+            std::atomic_int errors{0};
+            QList<QThread *> threads;
+            for (int i = 0; i < kRunners; ++i) {
+                threads << QThread::create([&, i] {
+                    BullmqRedis r(config.redis, config.run);
+                    ++ready;
+                    while (ready.load() < kRunners) {
+                    }
+                    auto a = r.acquire(QStringLiteral("runner-%1").arg(i), 2000);
+                    if (!a)
+                        ++errors;
+                    else if (a->acquired)
+                        ++acquired;
+                });
+                threads.last()->start();
+            }
+            for (QThread *t : threads) {
+                t->wait();
+                delete t;
+            }
+            QCOMPARE(errors.load(), 0);
+            QCOMPARE(acquired.load(), 1);
+        }
+    }
+
+    void releaseNeverDeletesAnotherHoldersToken()
+    {
+        const ReclaimConfig config = sampleConfig(m_env);
+        redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
+        BullmqRedis a(config.redis, config.run);
+        BullmqRedis b(config.redis, config.run);
+        auto first = a.acquire(QStringLiteral("token-a"), 300);
+        QVERIFY(first && first->acquired);
+        QTRY_COMPARE_WITH_TIMEOUT(getLock(m_env), QByteArray(), 5000); // A's TTL ran out
+        auto second = b.acquire(QStringLiteral("token-b"), 60000);
+        QVERIFY(second && second->acquired);
+        QVERIFY(second->generation > first->generation);
+        auto released = a.release(QStringLiteral("token-a"));
+        QVERIFY(released.hasValue());
+        QCOMPARE(*released, false);
+        QCOMPARE(getLock(m_env), QByteArrayLiteral("token-b"));
+        QCOMPARE(*b.release(QStringLiteral("token-b")), true);
+        QCOMPARE(getLock(m_env), QByteArray());
+    }
+
+    void renewalKeepsTheLockPastItsTtlAndNoticesATakeover()
+    {
+        const ReclaimConfig config = sampleConfig(m_env);
+        redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
+        BullmqRedis r(config.redis, config.run);
+        LockLease lease(r, 1500);
+        auto a = lease.acquire();
+        QVERIFY(a && a->acquired);
+        // Four times the TTL of simulated work, confirming between steps as a run does.
+        for (int i = 0; i < 12; ++i) {
+            QTest::qWait(500);
+            QVERIFY2(lease.confirm(), qPrintable(lease.lostReason()));
+        }
+        QCOMPARE(getLock(m_env), lease.token().toUtf8());
+
+        // Someone else took the key (for example after a long freeze): the lease notices.
+        redis(m_env).command({QByteArrayLiteral("SET"), kLockKey, QByteArrayLiteral("intruder")});
+        QTest::qWait(600);
+        QVERIFY(!lease.confirm());
+        QVERIFY(lease.lost());
+        QVERIFY(!lease.confirm()); // and stays lost
+        QCOMPARE(*lease.release(), false);
+        QCOMPARE(getLock(m_env), QByteArrayLiteral("intruder"));
+    }
+
+    void runnerFrozenPastItsTtlMakesNoWriteAfterResuming()
+    {
+        resetSandbox(m_env);
+        migrate(m_env);
+        SeededIncident incident(m_env, 7, 1, false);
+        QVERIFY(incident.ready());
+        const auto before = jobRowsSnapshot(m_env);
+
+        QProcess a;
+        a.setProcessEnvironment(m_env.processEnvironment());
+        a.start(QStringLiteral(RACERUNNER), {QStringLiteral("--pause-before-write"), QStringLiteral("--lock-ttl"),
+                                             QStringLiteral("2")});
+        QVERIFY(a.waitForStarted());
+        QVERIFY(waitForLine(a, 30000));
+        QCOMPARE(a.readLine().trimmed(), QByteArrayLiteral("PAUSED"));
+        const QByteArray tokenA = getLock(m_env);
+        QVERIFY(tokenA.startsWith("reclaim;"));
+        QCOMPARE(::kill(static_cast<pid_t>(a.processId()), SIGSTOP), 0);
+
+        // Past A's TTL, B takes the lock: a new generation starts (B only observes: no writes,
+        // so every row A could touch still matches what A read).
+        QTRY_COMPARE_WITH_TIMEOUT(getLock(m_env), QByteArray(), 10000);
+        QProcess b;
+        b.setProcessEnvironment(m_env.processEnvironment());
+        b.start(QStringLiteral(RACERUNNER), {QStringLiteral("--observe")});
+        QVERIFY(b.waitForFinished(60000));
+        const QByteArray bOut = b.readAllStandardOutput();
+        QVERIFY2(bOut.contains("\"outcome\":\"completed\""), bOut.constData());
+        // A third runner holds the lock now; A must not delete it on release.
+        redis(m_env).command({QByteArrayLiteral("SET"), kLockKey, QByteArrayLiteral("third-holder"),
+                              QByteArrayLiteral("PX"), QByteArrayLiteral("60000")});
+
+        QCOMPARE(::kill(static_cast<pid_t>(a.processId()), SIGCONT), 0);
+        a.write("go\n");
+        QVERIFY(a.waitForFinished(60000));
+        const QByteArray out = a.readAllStandardOutput();
+        const qsizetype at = out.indexOf("REPORT ");
+        QVERIFY2(at >= 0, out.constData());
+        const QJsonObject report = QJsonDocument::fromJson(out.mid(at + 7)).object();
+        const QJsonArray actions = report.value(QStringLiteral("actions")).toArray();
+        QVERIFY(actions.size() >= 5);
+        int fenced = 0;
+        for (const QJsonValue &v : actions) {
+            const QString result = v.toObject().value(QStringLiteral("result")).toString();
+            QVERIFY2(result == QLatin1String("fenced") || result == QLatin1String("lock-lost"),
+                     qPrintable(QStringLiteral("%1: %2").arg(v.toObject().value(QStringLiteral("id")).toString(), result)));
+            fenced += result == QLatin1String("fenced") ? 1 : 0;
+        }
+        QCOMPARE(fenced, 1); // the write it was frozen in front of; every later one is refused earlier
+        QVERIFY(report.value(QStringLiteral("lock")).toObject().value(QStringLiteral("lost")).toBool());
+        QCOMPARE(jobRowsSnapshot(m_env), before);
+        QCOMPARE(getLock(m_env), QByteArrayLiteral("third-holder"));
+        const auto audit = sql(m_env, QStringLiteral("SELECT result FROM reclaim.audit WHERE actor_host = 'racerunner'"));
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().first().toString(), QStringLiteral("fenced"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLockRace)
+#include "test_lockrace.moc"
