@@ -79,8 +79,7 @@ bool LockLease::confirm()
         return false;
     }
     // Count from when we asked, not when we heard back: the server may have expired it sooner.
-    m_sinceConfirmed.start();
-    m_sinceConfirmed = QElapsedTimer(asked);
+    m_sinceConfirmed = asked;
     return true;
 }
 
