@@ -4,6 +4,16 @@
 
 namespace reclaim {
 
+namespace {
+// Adds one clause to the action's detail, "; "-separated, never leaving a dangling separator.
+void note(Action &action, const QString &text)
+{
+    if (!action.resultDetail.isEmpty())
+        action.resultDetail += QStringLiteral("; ");
+    action.resultDetail += text;
+}
+} // namespace
+
 void executeAction(const DomainConfig &domain, Action &action, JobStore &store, QueueWriter &writer,
                    LockLease &lease, const Actor &actor)
 {
@@ -30,31 +40,31 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
             return;
         }
         if (!enqueued->replacedState.isEmpty())
-            action.resultDetail = QStringLiteral("replaced a retained %1 job under %2; ")
-                                      .arg(enqueued->replacedState, action.jobId);
+            note(action, QStringLiteral("replaced a retained %1 job under %2")
+                             .arg(enqueued->replacedState, action.jobId));
         // The enqueue may have taken long enough for the lease to lapse: check again.
         if (!lease.confirm()) {
             action.result = ActionResult::LockLost;
-            action.resultDetail += lease.lostReason() + QStringLiteral(" (after the enqueue)");
+            note(action, lease.lostReason() + QStringLiteral(" (after the enqueue)"));
             return;
         }
     }
     auto written = store.applyAction(domain, action, actor);
     if (!written) {
         action.result = ActionResult::Error;
-        action.resultDetail += written.error().message;
+        note(action, written.error().message);
         return;
     }
     action.result = written->result;
     action.parent = written->parent;
     if (written->result == ActionResult::Stale)
-        action.resultDetail += QStringLiteral("0 rows: the row moved on after it was read");
+        note(action, QStringLiteral("0 rows: the row moved on after it was read"));
     else if (written->result == ActionResult::Fenced)
-        action.resultDetail += QStringLiteral("a newer run (generation above %1) has started")
-                                   .arg(action.precondition.generation);
+        note(action, QStringLiteral("a newer run (generation above %1) has started")
+                         .arg(action.precondition.generation));
     else if (written->parent.attempted && written->parent.rows == 0)
-        action.resultDetail += QStringLiteral("parent %1.%2 was no longer in progress: left alone")
-                                   .arg(written->parent.table, written->parent.column);
+        note(action, QStringLiteral("parent %1.%2 was no longer in progress: left alone")
+                         .arg(written->parent.table, written->parent.column));
 }
 
 } // namespace reclaim

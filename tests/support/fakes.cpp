@@ -10,6 +10,13 @@ void FakeQueue::put(const QString &queue, const QString &jobId, const QString &s
     m_jobs[queue][jobId] = Job{state, data, lockTtlMs};
 }
 
+void FakeQueue::putHashless(const QString &queue, const QString &jobId, const QString &state)
+{
+    Job job{state, {}, -2};
+    job.hasHash = false;
+    m_jobs[queue][jobId] = job;
+}
+
 void FakeQueue::remove(const QString &queue, const QString &jobId)
 {
     m_jobs[queue].remove(jobId);
@@ -34,10 +41,12 @@ QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs
         s.queue = j.queue;
         s.jobId = j.jobId;
         const auto it = m_jobs.value(j.queue).constFind(j.jobId);
-        if (it == m_jobs.value(j.queue).constEnd()) {
+        if (it == m_jobs.value(j.queue).constEnd() || !it->hasHash) {
             s.state = QStringLiteral("missing");
         } else {
-            s.state = it->state;
+            static const QStringList inLists{QStringLiteral("waiting"), QStringLiteral("paused"),
+                                             QStringLiteral("active"), QStringLiteral("stray")};
+            s.state = listsTooLong && inLists.contains(it->state) ? QStringLiteral("list-unresolved") : it->state;
             s.data = it->data;
             s.lockTtlMs = it->lockTtlMs;
         }
@@ -52,6 +61,8 @@ Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, cons
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:list:%1:%2").arg(queue, list));
+    if (listError)
+        return unexpected(*listError);
     QSet<QString> ids;
     const QString state = list == QLatin1String("wait") ? QStringLiteral("waiting") : list;
     for (auto it = m_jobs.value(queue).constBegin(); it != m_jobs.value(queue).constEnd(); ++it)
@@ -67,14 +78,18 @@ Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QStrin
     m_log->append(QStringLiteral("queue:scan:%1:%2:%3").arg(queue, state).arg(offset));
     if (scanError)
         return unexpected(*scanError);
+    if (!failScanPage.isEmpty() && failScanPage == QStringLiteral("%1:%2:%3").arg(queue, state).arg(offset))
+        return unexpected(RedisError{RedisError::Kind::Timeout, QStringLiteral("injected scan failure")});
     const QString wanted = state == QLatin1String("wait") ? QStringLiteral("waiting") : state;
     QList<ScanPage::Job> all;
     for (auto it = m_jobs.value(queue).constBegin(); it != m_jobs.value(queue).constEnd(); ++it)
         if (it->state == wanted)
-            all.append(ScanPage::Job{it.key(), it->data});
+            all.append(ScanPage::Job{it.key(), it->hasHash ? std::optional<QByteArray>(it->data) : std::nullopt});
     ScanPage page;
     page.stateSize = all.size();
     page.jobs = all.mid(offset, count);
+    if (afterScanPage)
+        afterScanPage(queue, state, offset);
     return page;
 }
 
@@ -166,6 +181,8 @@ Expected<QList<Candidate>, StoreError> FakeJobStore::readCandidates(const Domain
 Expected<std::optional<QByteArray>, StoreError> FakeJobStore::restorePayload(const DomainConfig &, const RestoreRule &,
                                                                              const QString &rowId)
 {
+    if (restoreError)
+        return unexpected(*restoreError);
     if (!restorable.contains(rowId))
         return std::optional<QByteArray>();
     return std::optional<QByteArray>(restorable.value(rowId));
@@ -173,6 +190,8 @@ Expected<std::optional<QByteArray>, StoreError> FakeJobStore::restorePayload(con
 
 Expected<int, StoreError> FakeJobStore::recentRequeues(const DomainConfig &, const QString &rowId)
 {
+    if (budgetError)
+        return unexpected(*budgetError);
     return requeues.value(rowId);
 }
 

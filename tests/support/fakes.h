@@ -28,6 +28,8 @@ public:
     // or a scan-only legacy job). `data` is its payload.
     void put(const QString &queue, const QString &jobId, const QString &state, const QByteArray &data = {},
              qint64 lockTtlMs = -2);
+    // An id in a state structure with no job hash (BullMQ removed the hash but not the id).
+    void putHashless(const QString &queue, const QString &jobId, const QString &state);
     void remove(const QString &queue, const QString &jobId);
     QString stateOf(const QString &queue, const QString &jobId) const;
 
@@ -36,10 +38,18 @@ public:
     std::optional<RedisError> scanError;
     std::optional<RedisError> enqueueError;
     std::optional<RedisError> lockError;
+    std::optional<RedisError> listError; // every listMembers() call fails while set
     // Fails only probes of this job id.
     QString failProbeOfJobId;
+    // Fails only this scan page, named "<queue>:<state>:<offset>".
+    QString failScanPage;
+    // While set, a probe of a job held in a list (or of a stray hash) answers "list-unresolved",
+    // as the real probe does when a list is longer than its walk limit.
+    bool listsTooLong = false;
     // Called after every probe batch (tests use it to change the world mid-run).
     std::function<void()> afterProbe;
+    // Called after every scan page that was read.
+    std::function<void(const QString &queue, const QString &state, qint64 offset)> afterScanPage;
 
     QString lockHolder;
     qint64 lockTtlMs = -2;
@@ -66,6 +76,7 @@ private:
         QString state;
         QByteArray data;
         qint64 lockTtlMs = -2;
+        bool hasHash = true;
     };
     CallLog *m_log;
     QMap<QString, QMap<QString, Job>> m_jobs; // queue → id → job
@@ -93,6 +104,8 @@ public:
     qint64 fence = 0;
     std::optional<StoreError> readError;
     std::optional<StoreError> writeError;
+    std::optional<StoreError> restoreError; // restorePayload() fails while set
+    std::optional<StoreError> budgetError;  // recentRequeues() fails while set
     QList<Action> audit;
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;

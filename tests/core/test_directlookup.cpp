@@ -1,0 +1,288 @@
+// Stage 3, the direct lookup: every BullMQ state maps to the right provisional verdict, a failed
+// lookup is UNKNOWN (never "missing"), a domain's queues are tried in order until one has the
+// job runnable, and lists too long for the probe are read once, wait before active.
+#include "recovery/directlookup.h"
+#include "support/fakes.h"
+#include "testprint.h"
+
+#include <QTest>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+const DomainConfig &video(const ReclaimConfig &c)
+{
+    return c.domains.at(0);
+}
+
+Candidate candidate(const QString &id, const QString &type = QStringLiteral("COMPOSE"))
+{
+    return Candidate{QStringLiteral("video"),
+                     id,
+                     type,
+                     QStringLiteral("PROCESSING"),
+                     QStringLiteral("2026-01-01 10:00:00.123"),
+                     {},
+                     {}};
+}
+
+} // namespace
+
+class TestDirectLookup : public QObject
+{
+    Q_OBJECT
+private slots:
+    void stateToVerdict_data()
+    {
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<Verdict>("verdict");
+        QTest::newRow("waiting") << QStringLiteral("waiting") << Verdict::Scheduled;
+        QTest::newRow("active") << QStringLiteral("active") << Verdict::Scheduled;
+        QTest::newRow("delayed") << QStringLiteral("delayed") << Verdict::Scheduled;
+        QTest::newRow("prioritized") << QStringLiteral("prioritized") << Verdict::Scheduled;
+        QTest::newRow("paused") << QStringLiteral("paused") << Verdict::Scheduled;
+        QTest::newRow("waiting-children")
+            << QStringLiteral("waiting-children") << Verdict::Scheduled;
+        // BullMQ retains finished jobs: a job object under the id proves nothing.
+        QTest::newRow("completed") << QStringLiteral("completed") << Verdict::Absent;
+        QTest::newRow("failed") << QStringLiteral("failed") << Verdict::Absent;
+        QTest::newRow("stray hash") << QStringLiteral("stray") << Verdict::Absent;
+        QTest::newRow("no job") << QString() << Verdict::Absent;
+    }
+    void stateToVerdict()
+    {
+        QFETCH(QString, state);
+        QFETCH(Verdict, verdict);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        const QString jobId = QStringLiteral("video-compose-vj_1");
+        if (!state.isEmpty())
+            queue.put(QStringLiteral("video-generation"), jobId, state);
+        const auto verdicts =
+            lookUpDirectly(video(config), {candidate(QStringLiteral("vj_1"))}, queue);
+        QCOMPARE(verdicts.size(), 1);
+        QCOMPARE(verdicts.first().verdict, verdict);
+        const Sighting &first = verdicts.first().evidence.first();
+        QCOMPARE(first.queue, QStringLiteral("video-generation"));
+        QCOMPARE(first.jobId, jobId);
+        QCOMPARE(first.how, FoundBy::Direct);
+        QCOMPARE(first.state, state.isEmpty() ? QStringLiteral("missing") : state);
+        // Not found runnable in the first queue: the second queue is asked too.
+        const int expectedSightings = verdict == Verdict::Scheduled ? 1 : 2;
+        QCOMPARE(verdicts.first().evidence.size(), expectedSightings);
+    }
+
+    void usesTheCurrentIdRule()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-export"), QStringLiteral("video-export-vj_9"),
+                  QStringLiteral("delayed"));
+        const auto verdicts = lookUpDirectly(
+            video(config), {candidate(QStringLiteral("vj_9"), QStringLiteral("EXPORT"))}, queue);
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.first().evidence.last().jobId, QStringLiteral("video-export-vj_9"));
+    }
+
+    void foundInTheSecondQueue()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-export"), QStringLiteral("video-compose-vj_2"),
+                  QStringLiteral("waiting"));
+        const auto verdicts =
+            lookUpDirectly(video(config), {candidate(QStringLiteral("vj_2"))}, queue);
+        const CandidateVerdict &v = verdicts.first();
+        QCOMPARE(v.verdict, Verdict::Scheduled);
+        QCOMPARE(v.evidence.size(), 2);
+        QCOMPARE(v.evidence.at(0).queue, QStringLiteral("video-generation"));
+        QCOMPARE(v.evidence.at(0).state, QStringLiteral("missing"));
+        QCOMPARE(v.evidence.at(1).queue, QStringLiteral("video-export"));
+        QCOMPARE(v.evidence.at(1).state, QStringLiteral("waiting"));
+        QVERIFY(v.summary().contains(QStringLiteral("video-export: waiting")));
+    }
+
+    void firstRunnableEndsTheLookups()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_a"),
+                  QStringLiteral("active"), {}, 25000);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_b"),
+                  QStringLiteral("waiting"));
+        const auto verdicts = lookUpDirectly(
+            video(config), {candidate(QStringLiteral("vj_a")), candidate(QStringLiteral("vj_b"))},
+            queue);
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.at(0).evidence.size(), 1);
+        QCOMPARE(verdicts.at(0).evidence.first().lockTtlMs, 25000);
+        QVERIFY(verdicts.at(0).summary().contains(QStringLiteral("worker lock 25 s")));
+        // Both found in the first queue: one batched probe, and the second queue is never asked.
+        QCOMPARE(log, (CallLog{QStringLiteral("queue:probe:2")}));
+    }
+
+    void lookupsAreBatchedPerQueue()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        QList<Candidate> many;
+        for (int i = 0; i < 50; ++i)
+            many << candidate(QStringLiteral("vj_%1").arg(i));
+        const auto verdicts = lookUpDirectly(video(config), many, queue);
+        QCOMPARE(verdicts.size(), 50);
+        QCOMPARE(log,
+                 (CallLog{QStringLiteral("queue:probe:50"), QStringLiteral("queue:probe:50")}));
+    }
+
+    void lookupErrorIsUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.probeError = RedisError{RedisError::Kind::Timeout,
+                                      QStringLiteral("127.0.0.1:6379 did not answer in time")};
+        const auto verdicts =
+            lookUpDirectly(video(config), {candidate(QStringLiteral("vj_3"))}, queue);
+        const CandidateVerdict &v = verdicts.first();
+        QCOMPARE(v.verdict, Verdict::Unknown);
+        QVERIFY(v.evidence.first().failed());
+        QVERIFY(v.evidence.first().state.isEmpty());
+        QVERIFY(!v.evidence.first().runnable());
+        QVERIFY2(v.unknownReason.contains(QStringLiteral("did not answer")),
+                 qPrintable(v.unknownReason));
+        QVERIFY(v.summary().startsWith(QStringLiteral("unknown:")));
+    }
+
+    // One queue could not be read, the other says "missing": that is not proof of absence.
+    void errorInOneQueueAndMissingInTheOtherIsUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.failProbeOfJobId = QStringLiteral("video-compose-vj_4");
+        const auto verdicts = lookUpDirectly(
+            video(config), {candidate(QStringLiteral("vj_4")), candidate(QStringLiteral("vj_5"))},
+            queue);
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Unknown);
+        // Only that candidate's lookup failed: its neighbour is judged normally.
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Absent);
+        QVERIFY(!verdicts.at(1).evidence.first().failed());
+    }
+
+    // A runnable sighting is positive evidence even when another queue could not be read.
+    void errorInOneQueueButRunnableInTheOtherIsScheduled()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-export"), QStringLiteral("video-compose-vj_6"),
+                  QStringLiteral("waiting"));
+        int probes = 0;
+        queue.afterProbe = [&] {
+            if (++probes == 1)
+                queue.failProbeOfJobId.clear();
+        };
+        queue.failProbeOfJobId = QStringLiteral("video-compose-vj_6");
+        const auto verdicts =
+            lookUpDirectly(video(config), {candidate(QStringLiteral("vj_6"))}, queue);
+        QCOMPARE(verdicts.first().evidence.size(), 2);
+        QVERIFY(verdicts.first().evidence.at(0).failed());
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+        QVERIFY(verdicts.first().unknownReason.isEmpty());
+    }
+
+    void longListsAreReadOnce_data()
+    {
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<Verdict>("verdict");
+        QTest::addColumn<QString>("resolved");
+        QTest::newRow("waiting") << QStringLiteral("waiting") << Verdict::Scheduled
+                                 << QStringLiteral("waiting");
+        QTest::newRow("paused") << QStringLiteral("paused") << Verdict::Scheduled
+                                << QStringLiteral("paused");
+        QTest::newRow("active") << QStringLiteral("active") << Verdict::Scheduled
+                                << QStringLiteral("active");
+        QTest::newRow("in no list")
+            << QStringLiteral("stray") << Verdict::Absent << QStringLiteral("stray");
+    }
+    void longListsAreReadOnce()
+    {
+        QFETCH(QString, state);
+        QFETCH(Verdict, verdict);
+        QFETCH(QString, resolved);
+        const ReclaimConfig config = fakeConfig();
+        const DomainConfig &image = config.domains.at(1);
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.listsTooLong = true;
+        queue.put(QStringLiteral("image-render"), QStringLiteral("image-ij_1"), state);
+        queue.put(QStringLiteral("image-render"), QStringLiteral("image-ij_2"),
+                  QStringLiteral("waiting"));
+        const Candidate a{QStringLiteral("image"),
+                          QStringLiteral("ij_1"),
+                          {},
+                          QStringLiteral("QUEUED"),
+                          QStringLiteral("t"),
+                          {},
+                          {}};
+        const Candidate b{QStringLiteral("image"),
+                          QStringLiteral("ij_2"),
+                          {},
+                          QStringLiteral("QUEUED"),
+                          QStringLiteral("t"),
+                          {},
+                          {}};
+        const auto verdicts = lookUpDirectly(image, {a, b}, queue);
+        QCOMPARE(verdicts.at(0).verdict, verdict);
+        QCOMPARE(verdicts.at(0).evidence.first().state, resolved);
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Scheduled);
+        // Each list read once for both candidates, wait and paused before active.
+        QCOMPARE(log, (CallLog{QStringLiteral("queue:probe:2"),
+                               QStringLiteral("queue:list:image-render:wait"),
+                               QStringLiteral("queue:list:image-render:paused"),
+                               QStringLiteral("queue:list:image-render:active")}));
+    }
+
+    void failedListReadIsUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        const DomainConfig &image = config.domains.at(1);
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.listsTooLong = true;
+        queue.listError = RedisError{RedisError::Kind::Io, QStringLiteral("connection reset")};
+        queue.put(QStringLiteral("image-render"), QStringLiteral("image-ij_1"),
+                  QStringLiteral("waiting"));
+        const Candidate a{QStringLiteral("image"),
+                          QStringLiteral("ij_1"),
+                          {},
+                          QStringLiteral("QUEUED"),
+                          QStringLiteral("t"),
+                          {},
+                          {}};
+        const auto verdicts = lookUpDirectly(image, {a}, queue);
+        QCOMPARE(verdicts.first().verdict, Verdict::Unknown);
+        QVERIFY(verdicts.first().evidence.first().failed());
+        QVERIFY(verdicts.first().evidence.first().state.isEmpty());
+    }
+
+    void noCandidatesNoLookups()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        QVERIFY(lookUpDirectly(video(config), {}, queue).isEmpty());
+        QVERIFY(log.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDirectLookup)
+#include "test_directlookup.moc"

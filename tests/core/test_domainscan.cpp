@@ -1,0 +1,337 @@
+// Stage 4, the domain scan: it runs only for unresolved candidates, reads runnable states page by
+// page with active last, finds legacy ids by payload data.jobId, and a failed page makes the
+// still-unresolved candidates UNKNOWN — never ABSENT.
+#include "recovery/directlookup.h"
+#include "recovery/domainscan.h"
+#include "support/fakes.h"
+#include "testprint.h"
+
+#include <QTest>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+Candidate candidate(const QString &id)
+{
+    return Candidate{QStringLiteral("video"),
+                     id,
+                     QStringLiteral("GENERATE"),
+                     QStringLiteral("QUEUED"),
+                     QStringLiteral("2026-01-01 10:00:00.123"),
+                     {},
+                     {}};
+}
+
+CandidateVerdict provisional(const QString &id, Verdict v)
+{
+    return CandidateVerdict{candidate(id), v, {}, {}, false};
+}
+
+QByteArray payloadFor(const QString &rowId)
+{
+    return QStringLiteral("{\"jobId\":\"%1\",\"videoId\":\"vd_1\"}").arg(rowId).toUtf8();
+}
+
+QStringList scanEntries(const CallLog &log)
+{
+    QStringList out;
+    for (const QString &e : log)
+        if (e.startsWith(QLatin1String("queue:scan:")))
+            out << e.mid(11);
+    return out;
+}
+
+} // namespace
+
+class TestDomainScan : public QObject
+{
+    Q_OBJECT
+private slots:
+    void nothingUnresolvedNoScan()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_1"), Verdict::Scheduled),
+                                         provisional(QStringLiteral("vj_2"), Verdict::Scheduled)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(!stats.ran);
+        QVERIFY(log.isEmpty());
+    }
+
+    // A candidate directly found runnable never triggers the scan, from lookup to scan.
+    void successfulDirectLookupSkipsTheScan()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-generate-vj_1"),
+                  QStringLiteral("waiting"));
+        auto verdicts =
+            lookUpDirectly(config.domains.at(0), {candidate(QStringLiteral("vj_1"))}, queue);
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(!stats.ran);
+        QVERIFY(scanEntries(log).isEmpty());
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+    }
+
+    void legacyIdFoundByPayload_data()
+    {
+        QTest::addColumn<QString>("rowId");
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<Verdict>("verdict");
+        QTest::newRow("string id")
+            << QStringLiteral("vj_1") << QByteArray(R"({"jobId":"vj_1"})") << Verdict::Scheduled;
+        QTest::newRow("numeric id")
+            << QStringLiteral("42") << QByteArray(R"({"jobId":42})") << Verdict::Scheduled;
+        QTest::newRow("another row")
+            << QStringLiteral("vj_1") << QByteArray(R"({"jobId":"vj_10"})") << Verdict::Absent;
+        QTest::newRow("no jobId") << QStringLiteral("vj_1") << QByteArray(R"({"videoId":"vj_1"})")
+                                  << Verdict::Absent;
+    }
+    void legacyIdFoundByPayload()
+    {
+        QFETCH(QString, rowId);
+        QFETCH(QByteArray, payload);
+        QFETCH(Verdict, verdict);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-export"), QStringLiteral("17"), QStringLiteral("delayed"),
+                  payload);
+        auto verdicts = lookUpDirectly(config.domains.at(0), {candidate(rowId)}, queue);
+        QCOMPARE(verdicts.first().verdict, Verdict::Absent); // the current id is nowhere
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(stats.ran);
+        QVERIFY(!stats.error);
+        QCOMPARE(stats.malformed, 0);
+        QCOMPARE(verdicts.first().verdict, verdict);
+        if (verdict == Verdict::Scheduled) {
+            const Sighting &s = verdicts.first().evidence.last();
+            QCOMPARE(s.how, FoundBy::Scan);
+            QCOMPARE(s.jobId, QStringLiteral("17"));
+            QCOMPARE(s.queue, QStringLiteral("video-export"));
+            QCOMPARE(s.state, QStringLiteral("delayed"));
+            QVERIFY(verdicts.first().summary().contains(QStringLiteral("legacy id 17")));
+        } else {
+            QVERIFY(verdicts.first().scanned);
+            QVERIFY(verdicts.first().summary().contains(QStringLiteral("scan found no match")));
+        }
+    }
+
+    // Active is read last in every queue, and pages continue past the first 200 jobs.
+    void activeLastAndEveryPage()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        for (int i = 0; i < 450; ++i)
+            queue.put(QStringLiteral("video-generation"),
+                      QStringLiteral("j%1").arg(i, 4, 10, QLatin1Char('0')),
+                      QStringLiteral("active"), payloadFor(QStringLiteral("busy_%1").arg(i)));
+        // Replaces j0430, sorted after 400 others: only the third page of active has it.
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("j0430"),
+                  QStringLiteral("active"), payloadFor(QStringLiteral("vj_legacy")));
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("w1"),
+                  QStringLiteral("waiting"), payloadFor(QStringLiteral("other")));
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_legacy"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.first().evidence.last().jobId, QStringLiteral("j0430"));
+        QCOMPARE(verdicts.first().evidence.last().state, QStringLiteral("active"));
+        const QStringList perQueue{QStringLiteral("wait:0"), QStringLiteral("paused:0"),
+                                   QStringLiteral("prioritized:0"), QStringLiteral("delayed:0"),
+                                   QStringLiteral("waiting-children:0")};
+        QStringList expected;
+        for (const QString &s : perQueue)
+            expected << QStringLiteral("video-generation:") + s;
+        expected << QStringLiteral("video-generation:active:0")
+                 << QStringLiteral("video-generation:active:200")
+                 << QStringLiteral("video-generation:active:400");
+        for (const QString &s : perQueue)
+            expected << QStringLiteral("video-export:") + s;
+        expected << QStringLiteral("video-export:active:0");
+        QCOMPARE(scanEntries(log), expected);
+        QCOMPARE(stats.pages, expected.size());
+        QCOMPARE(stats.jobsRead, 451); // 450 active (j0430 among them) + 1 waiting
+    }
+
+    void pageSizeIsRespected()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        for (int i = 0; i < 5; ++i)
+            queue.put(QStringLiteral("video-export"), QString::number(i), QStringLiteral("waiting"),
+                      payloadFor(QStringLiteral("x%1").arg(i)));
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("x4"), Verdict::Absent)};
+        scanDomain(config.domains.at(0), verdicts, queue, 2);
+        const QStringList entries = scanEntries(log);
+        QVERIFY(entries.contains(QStringLiteral("video-export:wait:0")));
+        QVERIFY(entries.contains(QStringLiteral("video-export:wait:2")));
+        QVERIFY(entries.contains(QStringLiteral("video-export:wait:4")));
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+    }
+
+    // The race active-last protects against: the job is taken by a worker (wait → active) while
+    // the scan runs. Whatever page is read first, the job must still be seen in one of them.
+    void jobMovingToActiveDuringTheScanIsSeen()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("9"),
+                  QStringLiteral("waiting"), payloadFor(QStringLiteral("vj_moving")));
+        bool moved = false;
+        queue.afterScanPage = [&](const QString &q, const QString &, qint64) {
+            if (moved || q != QLatin1String("video-generation"))
+                return;
+            moved = true;
+            queue.put(QStringLiteral("video-generation"), QStringLiteral("9"),
+                      QStringLiteral("active"), payloadFor(QStringLiteral("vj_moving")));
+        };
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_moving"), Verdict::Absent)};
+        scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(moved);
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+    }
+
+    void failedPageMakesUnresolvedUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("3"),
+                  QStringLiteral("waiting"), payloadFor(QStringLiteral("vj_found")));
+        queue.failScanPage = QStringLiteral("video-generation:active:0");
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_found"), Verdict::Absent),
+                                         provisional(QStringLiteral("vj_gone"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(stats.error);
+        QVERIFY2(stats.error->contains(QStringLiteral("injected scan failure")),
+                 qPrintable(*stats.error));
+        QCOMPARE(verdicts.at(0).verdict,
+                 Verdict::Scheduled); // seen before the failure: real evidence
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Unknown); // not proven absent
+        QVERIFY(verdicts.at(1).unknownReason.contains(QStringLiteral("video-generation active")));
+        // The scan stops at the failure: the second queue is not read.
+        QCOMPARE(scanEntries(log).last(), QStringLiteral("video-generation:active:0"));
+        QVERIFY(!scanEntries(log).contains(QStringLiteral("video-export:wait:0")));
+    }
+
+    void everyPageFailingMakesEveryUnresolvedUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.scanError = RedisError{RedisError::Kind::Timeout, QStringLiteral("slow")};
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_1"), Verdict::Absent),
+                                         provisional(QStringLiteral("vj_2"), Verdict::Scheduled)};
+        scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Unknown);
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Scheduled);
+        QCOMPARE(scanEntries(log).size(), 1);
+    }
+
+    // A candidate whose direct lookup failed is not "looked and found nothing" because the scan
+    // found nothing: the failed lookup could have been the one that would have seen it.
+    void unknownStaysUnknownWhenTheScanFindsNothing()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.failProbeOfJobId = QStringLiteral("video-generate-vj_1");
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("8"),
+                  QStringLiteral("prioritized"), payloadFor(QStringLiteral("vj_2")));
+        auto verdicts = lookUpDirectly(
+            config.domains.at(0),
+            {candidate(QStringLiteral("vj_1")), candidate(QStringLiteral("vj_2"))}, queue);
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Unknown);
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Absent);
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(!stats.error);
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Unknown);
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Scheduled);
+    }
+
+    void unknownFoundByTheScanIsScheduled()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("5"),
+                  QStringLiteral("waiting"), payloadFor(QStringLiteral("vj_1")));
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_1"), Verdict::Unknown)};
+        verdicts[0].unknownReason = QStringLiteral("video-generation: timeout");
+        scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+        QVERIFY(verdicts.first().unknownReason.isEmpty());
+    }
+
+    void malformedPayloadsAreSkippedAndCounted_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<int>("malformed");
+        QTest::newRow("not json") << QByteArray("{jobId: vj_1") << 1;
+        QTest::newRow("json array") << QByteArray("[1,2]") << 1;
+        QTest::newRow("json string") << QByteArray("\"vj_1\"") << 1;
+        QTest::newRow("empty") << QByteArray("") << 1;
+        QTest::newRow("object without jobId") << QByteArray(R"({"videoId":"vd_1"})") << 0;
+        QTest::newRow("object with null jobId") << QByteArray(R"({"jobId":null})") << 0;
+    }
+    void malformedPayloadsAreSkippedAndCounted()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(int, malformed);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("1"),
+                  QStringLiteral("waiting"), payload);
+        queue.putHashless(QStringLiteral("video-generation"), QStringLiteral("2"),
+                          QStringLiteral("waiting"));
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("3"),
+                  QStringLiteral("waiting"), payloadFor(QStringLiteral("vj_1")));
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_1"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(!stats.error);
+        QCOMPARE(stats.malformed, malformed); // an id without a job hash is not "malformed"
+        // A bad payload is skipped, not fatal: the next job on the same page is still matched.
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.first().evidence.last().jobId, QStringLiteral("3"));
+    }
+
+    // A finished job retained under the current id is not runnable: the lookup leaves the
+    // candidate unresolved, the scan runs, and with nothing runnable it is ABSENT.
+    void retainedFinishedJobIsAbsentAfterTheScan_data()
+    {
+        QTest::addColumn<QString>("state");
+        QTest::newRow("completed") << QStringLiteral("completed");
+        QTest::newRow("failed") << QStringLiteral("failed");
+    }
+    void retainedFinishedJobIsAbsentAfterTheScan()
+    {
+        QFETCH(QString, state);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-generate-vj_1"), state,
+                  payloadFor(QStringLiteral("vj_1")));
+        auto verdicts =
+            lookUpDirectly(config.domains.at(0), {candidate(QStringLiteral("vj_1"))}, queue);
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(stats.ran);
+        const CandidateVerdict &v = verdicts.first();
+        QCOMPARE(v.verdict, Verdict::Absent);
+        QVERIFY(v.scanned);
+        QCOMPARE(v.evidence.first().state, state);
+        QVERIFY2(
+            v.summary().contains(QStringLiteral("only %1 retained in video-generation").arg(state)),
+            qPrintable(v.summary()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDomainScan)
+#include "test_domainscan.moc"

@@ -1,0 +1,196 @@
+// Stage 5, the plan: only ABSENT candidates get an action; REQUEUE only where the input can be
+// rebuilt and the retry budget allows; FAIL otherwise; preconditions are what was read, verbatim.
+#include "recovery/planner.h"
+#include "support/fakes.h"
+#include "testprint.h"
+
+#include <QTest>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+CandidateVerdict verdict(const QString &id, const QString &type, Verdict v)
+{
+    Candidate c{QStringLiteral("video"),
+                id,
+                type,
+                QStringLiteral("PROCESSING"),
+                QStringLiteral("2026-01-01 10:00:00.123456"),
+                {},
+                {}};
+    return CandidateVerdict{c, v, {}, {}, true};
+}
+
+} // namespace
+
+class TestPlanner : public QObject
+{
+    Q_OBJECT
+private slots:
+    void onlyAbsentIsPlanned_data()
+    {
+        QTest::addColumn<Verdict>("given");
+        QTest::addColumn<int>("actions");
+        QTest::newRow("SCHEDULED") << Verdict::Scheduled << 0;
+        QTest::newRow("UNKNOWN") << Verdict::Unknown << 0;
+        QTest::newRow("ABSENT") << Verdict::Absent << 1;
+    }
+    void onlyAbsentIsPlanned()
+    {
+        QFETCH(Verdict, given);
+        QFETCH(int, actions);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("GENERATE"), given)}, store, 3);
+        QCOMPARE(planned.size(), actions);
+    }
+
+    void preconditionIsWhatWasRead()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("EXPORT"), Verdict::Absent)}, store,
+            17);
+        QCOMPARE(planned.size(), 1);
+        const Action &a = planned.first();
+        QCOMPARE(a.id, QStringLiteral("video/vj_1"));
+        QCOMPARE(a.domain, QStringLiteral("video"));
+        QCOMPARE(a.rowId, QStringLiteral("vj_1"));
+        QCOMPARE(a.jobType, QStringLiteral("EXPORT"));
+        QCOMPARE(a.precondition.status, QStringLiteral("PROCESSING"));
+        QCOMPARE(a.precondition.updatedAtText, QStringLiteral("2026-01-01 10:00:00.123456"));
+        QCOMPARE(a.precondition.generation, 17);
+        QCOMPARE(a.result, ActionResult::Pending);
+    }
+
+    void requeueWhereTheInputCanBeRebuilt()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        store.restorable.insert(QStringLiteral("vj_1"),
+                                QByteArray(R"({"jobId":"vj_1","tracks":[]})"));
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("COMPOSE"), Verdict::Absent)}, store,
+            1);
+        const Action &a = planned.first();
+        QCOMPARE(a.kind, ActionKind::Requeue);
+        QCOMPARE(a.queue, QStringLiteral("video-generation"));
+        QCOMPARE(a.jobName, QStringLiteral("compose"));
+        QCOMPARE(a.jobId, QStringLiteral("video-compose-vj_1"));
+        QCOMPARE(a.payload, QByteArray(R"({"jobId":"vj_1","tracks":[]})"));
+        QCOMPARE(a.result, ActionResult::Pending);
+    }
+
+    void failWhereTheInputCannotBeRebuilt_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<bool>("restoreFindsInput");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("type not restorable")
+            << QStringLiteral("GENERATE") << true << QStringLiteral("cannot be rebuilt");
+        QTest::newRow("restore query finds nothing")
+            << QStringLiteral("COMPOSE") << false << QStringLiteral("found no input");
+    }
+    void failWhereTheInputCannotBeRebuilt()
+    {
+        QFETCH(QString, type);
+        QFETCH(bool, restoreFindsInput);
+        QFETCH(QString, reason);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        if (restoreFindsInput)
+            store.restorable.insert(QStringLiteral("vj_1"), QByteArray("{}"));
+        const auto planned =
+            planActions(config.domains.at(0),
+                        {verdict(QStringLiteral("vj_1"), type, Verdict::Absent)}, store, 1);
+        QCOMPARE(planned.size(), 1);
+        QCOMPARE(planned.first().kind, ActionKind::Fail);
+        QVERIFY2(planned.first().reason.contains(reason), qPrintable(planned.first().reason));
+        QVERIFY(planned.first().payload.isEmpty());
+    }
+
+    void domainWithoutRestoreAlwaysFails()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        CandidateVerdict v = verdict(QStringLiteral("ij_1"), QString(), Verdict::Absent);
+        v.candidate.domain = QStringLiteral("image");
+        const auto planned = planActions(config.domains.at(1), {v}, store, 1);
+        QCOMPARE(planned.first().kind, ActionKind::Fail);
+        QCOMPARE(planned.first().id, QStringLiteral("image/ij_1"));
+    }
+
+    void retryBudget_data()
+    {
+        QTest::addColumn<int>("used");
+        QTest::addColumn<ActionKind>("kind");
+        QTest::newRow("never requeued") << 0 << ActionKind::Requeue;
+        QTest::newRow("one left") << 2 << ActionKind::Requeue;
+        QTest::newRow("exhausted") << 3 << ActionKind::Fail;
+        QTest::newRow("over") << 7 << ActionKind::Fail;
+    }
+    void retryBudget()
+    {
+        QFETCH(int, used);
+        QFETCH(ActionKind, kind);
+        const ReclaimConfig config = fakeConfig();
+        QCOMPARE(config.domains.at(0).maxRequeues, 3);
+        CallLog log;
+        FakeJobStore store(&log);
+        store.restorable.insert(QStringLiteral("vj_1"), QByteArray("{}"));
+        store.requeues.insert(QStringLiteral("vj_1"), used);
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("COMPOSE"), Verdict::Absent)}, store,
+            1);
+        QCOMPARE(planned.first().kind, kind);
+        if (kind == ActionKind::Fail)
+            QVERIFY2(planned.first().reason.contains(QStringLiteral("requeued %1 times").arg(used)),
+                     qPrintable(planned.first().reason));
+    }
+
+    // Not knowing the budget or the input is not a licence to guess: the action is marked as an
+    // error up front, so the executor never runs it.
+    void storeErrorsWhilePlanningWriteNothing_data()
+    {
+        QTest::addColumn<bool>("budgetFails");
+        QTest::newRow("retry budget unreadable") << true;
+        QTest::newRow("restore query failed") << false;
+    }
+    void storeErrorsWhilePlanningWriteNothing()
+    {
+        QFETCH(bool, budgetFails);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        store.restorable.insert(QStringLiteral("vj_1"), QByteArray("{}"));
+        if (budgetFails)
+            store.budgetError = StoreError{QStringLiteral("budget: connection lost")};
+        else
+            store.restoreError =
+                StoreError{QStringLiteral("restore: relation \"Track\" does not exist")};
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("COMPOSE"), Verdict::Absent)}, store,
+            1);
+        QCOMPARE(planned.size(), 1);
+        QCOMPARE(planned.first().result, ActionResult::Error);
+        QVERIFY(planned.first().resultDetail.contains(budgetFails ? QStringLiteral("budget")
+                                                                  : QStringLiteral("restore")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlanner)
+#include "test_planner.moc"

@@ -1,0 +1,336 @@
+// The recovery core against real servers in the awkward cases: a row that moves on between our
+// read and our write, microsecond timestamps, a lookup that errors for one candidate only, and a
+// wait list longer than the probe may walk. One seeded incident is shared; each test works on
+// its own domain, so they do not disturb each other.
+#include "queue/bullmqredis.h"
+#include "recovery/engine.h"
+#include "support/refapp.h"
+#include "support/sandboxenv.h"
+#include "testprint.h"
+#include "worldsnapshot.h"
+
+#include <QJsonDocument>
+#include <QTest>
+#include <functional>
+#include <memory>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+class CallbackProgress final : public RunProgress
+{
+public:
+    explicit CallbackProgress(std::function<void(const QString &, int, int)> f) : m_f(std::move(f))
+    {}
+    void phase(const QString &phase, int done, int total) override { m_f(phase, done, total); }
+
+private:
+    std::function<void(const QString &, int, int)> m_f;
+};
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+const Action *findAction(const RunReport &r, const QString &id)
+{
+    for (const Action &a : r.actions)
+        if (a.id == id)
+            return &a;
+    return nullptr;
+}
+
+RunRequest request(bool dryRun = false, RunProgress *progress = nullptr)
+{
+    RunRequest r;
+    r.trigger = QStringLiteral("test");
+    r.dryRun = dryRun;
+    r.progress = progress;
+    r.actor =
+        Actor{QStringLiteral("test"), QStringLiteral("test-host"), QStringLiteral("tester"), {}};
+    return r;
+}
+
+QString parentValue(const SandboxEnv &env, const QJsonObject &row)
+{
+    const QJsonObject parent = row.value(QStringLiteral("parent")).toObject();
+    return sql(env,
+               QStringLiteral("SELECT \"%1\" FROM \"%2\" WHERE id = ?")
+                   .arg(str(parent, "column"), str(parent, "table")),
+               {str(parent, "id")})
+        .value(0)
+        .value(0)
+        .toString();
+}
+
+} // namespace
+
+class TestRealWorld : public QObject
+{
+    Q_OBJECT
+private:
+    SandboxEnv m_env;
+    QJsonObject m_manifest;
+
+    // The sample configuration reduced to one domain: a test recovers only its own rows.
+    ReclaimConfig configFor(const QString &domain) const
+    {
+        ReclaimConfig config = sampleConfig(m_env);
+        QList<DomainConfig> kept;
+        for (const DomainConfig &d : config.domains)
+            if (d.name == domain)
+                kept << d;
+        config.domains = kept;
+        return config;
+    }
+
+    QJsonObject onlyRow(const QString &domain, const QString &kind) const
+    {
+        const auto rows = manifestRows(m_manifest, domain, kind);
+        if (rows.size() != 1)
+            QTest::qFail(
+                qPrintable(
+                    QStringLiteral("expected one %1/%2 row in the manifest").arg(domain, kind)),
+                __FILE__, __LINE__);
+        return rows.value(0);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_env = SandboxEnv::load();
+        if (m_env.pgUrl.isEmpty())
+            QSKIP("no sandbox (run through ctest, which starts one)");
+        resetSandbox(m_env);
+        migrate(m_env);
+        SeededIncident incident(m_env, 1, 1, false);
+        QVERIFY(incident.ready());
+        m_manifest = incident.manifest();
+    }
+
+    // A worker completes the job (or saves progress) after Reclaim read the row and before it
+    // writes: the conditional write changes 0 rows, the action is Stale, and the parent — which
+    // a FAIL would have moved to FAILED — is left as it is.
+    void rowThatMovesOnIsLeftAlone_data()
+    {
+        QTest::addColumn<QString>("domain");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("workerWrite");
+        QTest::addColumn<QString>("statusAfter");
+        QTest::newRow("worker completed it")
+            << QStringLiteral("slide") << QStringLiteral("orphan-generate-parent-processing")
+            << QStringLiteral("UPDATE \"SlideJob\" SET status = 'COMPLETED', progress = 100, "
+                              "\"updatedAt\" = now() AT TIME ZONE 'UTC' WHERE id = ?")
+            << QStringLiteral("COMPLETED");
+        QTest::newRow("worker saved progress")
+            << QStringLiteral("document") << QStringLiteral("orphan-processing-no-queue-entry")
+            << QStringLiteral("UPDATE \"DocumentJob\" SET progress = 55, \"updatedAt\" = now() AT "
+                              "TIME ZONE 'UTC' "
+                              "WHERE id = ?")
+            << QStringLiteral("PROCESSING");
+    }
+    void rowThatMovesOnIsLeftAlone()
+    {
+        QFETCH(QString, domain);
+        QFETCH(QString, kind);
+        QFETCH(QString, workerWrite);
+        QFETCH(QString, statusAfter);
+        const QJsonObject row = onlyRow(domain, kind);
+        QCOMPARE(str(row, "expectedAction"), QStringLiteral("FAIL"));
+        const QString parentBefore = parentValue(m_env, row);
+        QCOMPARE(parentBefore, QStringLiteral("PROCESSING")); // a FAIL would move it
+
+        bool wrote = false;
+        CallbackProgress progress([&](const QString &phase, int, int) {
+            if (phase == QLatin1String("execute") && !wrote) {
+                wrote = true;
+                sql(m_env, workerWrite, {str(row, "id")});
+            }
+        });
+        Engine engine(configFor(domain));
+        const RunReport report = engine.run(request(false, &progress));
+        QVERIFY(wrote);
+        QCOMPARE(report.outcome, RunReport::Outcome::Completed);
+        const Action *a = findAction(report, domain + QLatin1Char('/') + str(row, "id"));
+        QVERIFY(a);
+        QCOMPARE(a->kind, ActionKind::Fail);
+        QCOMPARE(a->result, ActionResult::Stale);
+        QVERIFY(!a->parent.attempted);
+        QVERIFY2(a->resultDetail.contains(QStringLiteral("0 rows")), qPrintable(a->resultDetail));
+        // The worker's write stands; the parent is untouched.
+        const auto now = sql(
+            m_env,
+            QStringLiteral("SELECT status, error FROM \"%1\" WHERE id = ?").arg(str(row, "table")),
+            {str(row, "id")});
+        QCOMPARE(now.value(0).value(0).toString(), statusAfter);
+        QVERIFY(now.value(0).value(1).isNull());
+        QCOMPARE(parentValue(m_env, row), parentBefore);
+        const auto audit =
+            sql(m_env, QStringLiteral("SELECT result FROM reclaim.audit WHERE row_id = ?"),
+                {str(row, "id")});
+        QCOMPARE(audit.value(0).value(0).toString(), QStringLiteral("stale"));
+        // The run itself was live: the domain's other orphans were recovered.
+        QVERIFY(report.count(ActionResult::Applied) >= 1);
+    }
+
+    // Timestamps with microseconds (timestamp(6), not Prisma's timestamp(3)): the precondition
+    // must go back to PostgreSQL with every digit, or the conditional write matches 0 rows.
+    void microsecondTimestampsRoundTrip()
+    {
+        const QJsonObject row =
+            onlyRow(QStringLiteral("image"), QStringLiteral("orphan-processing-no-queue-entry"));
+        sql(m_env, QStringLiteral(
+                       "ALTER TABLE \"ImageJob\" ALTER COLUMN \"updatedAt\" TYPE timestamp(6)"));
+        const auto set = sql(
+            m_env,
+            QStringLiteral(
+                "UPDATE \"ImageJob\" SET \"updatedAt\" = date_trunc('second', now() AT TIME ZONE "
+                "'UTC' - interval '3 hours') + interval '0.123456 second' WHERE id = ? "
+                "RETURNING \"updatedAt\"::text"),
+            {str(row, "id")});
+        const QString written = set.value(0).value(0).toString();
+        QVERIFY2(written.endsWith(QLatin1String(".123456")), qPrintable(written));
+
+        Engine engine(configFor(QStringLiteral("image")));
+        const RunReport report = engine.run(request());
+        const CandidateVerdict *v = report.find(QStringLiteral("image"), str(row, "id"));
+        QVERIFY(v);
+        QCOMPARE(v->candidate.updatedAtText, written);
+        QCOMPARE(v->verdict, Verdict::Absent);
+        const Action *a = findAction(report, QStringLiteral("image/") + str(row, "id"));
+        QVERIFY(a);
+        QCOMPARE(a->precondition.updatedAtText, written);
+        QVERIFY2(a->result == ActionResult::Applied,
+                 qPrintable(actionResultName(a->result) + QLatin1Char(' ') + a->resultDetail));
+        QCOMPARE(a->parent.rows, 1);
+        const auto now = sql(m_env, QStringLiteral("SELECT status FROM \"ImageJob\" WHERE id = ?"),
+                             {str(row, "id")});
+        QCOMPARE(now.value(0).value(0).toString(), QStringLiteral("FAILED"));
+        QCOMPARE(parentValue(m_env, row), QStringLiteral("FAILED"));
+    }
+
+    // Nothing here may pass if an error were read as "not found". The job hash of one candidate
+    // (a retained failed job) is replaced by a string, so the probe script fails with WRONGTYPE
+    // for that candidate only. Read as "missing", that candidate would be ABSENT and its row
+    // written FAILED — this test would then fail on the unchanged row. Read correctly, it is
+    // UNKNOWN and untouched, while the true orphan next to it is still recovered.
+    void lookupErrorForOneCandidateIsUnknownNotMissing()
+    {
+        const QJsonObject broken =
+            onlyRow(QStringLiteral("narration"), QStringLiteral("retained-failed-row-processing"));
+        const QJsonObject orphan =
+            onlyRow(QStringLiteral("narration"), QStringLiteral("queued-job-removed"));
+        const QByteArray jobKey = QStringLiteral("bull:%1:%2")
+                                      .arg(str(broken, "queue"), str(broken, "bullJobId"))
+                                      .toUtf8();
+        {
+            auto conn = redis(m_env);
+            auto type = conn.command({QByteArrayLiteral("TYPE"), jobKey});
+            QVERIFY(type);
+            QCOMPARE(type->string, QByteArrayLiteral("hash"));
+            QVERIFY(conn.command({QByteArrayLiteral("DEL"), jobKey}));
+            QVERIFY(conn.command(
+                {QByteArrayLiteral("SET"), jobKey, QByteArrayLiteral("not a job hash")}));
+        }
+        const auto rowsBefore = databaseRows(m_env);
+
+        Engine engine(configFor(QStringLiteral("narration")));
+        const RunReport report = engine.run(request());
+        QCOMPARE(report.outcome, RunReport::Outcome::Completed);
+
+        const CandidateVerdict *v = report.find(QStringLiteral("narration"), str(broken, "id"));
+        QVERIFY(v);
+        QCOMPARE(v->verdict, Verdict::Unknown);
+        QVERIFY2(v->unknownReason.contains(QStringLiteral("WRONGTYPE")),
+                 qPrintable(v->unknownReason));
+        QVERIFY(v->evidence.first().failed());
+        QVERIFY(!findAction(report, QStringLiteral("narration/") + str(broken, "id")));
+        const QString table = str(broken, "table");
+        QCOMPARE(rowFields(databaseRows(m_env), table, str(broken, "id")),
+                 rowFields(rowsBefore, table, str(broken, "id")));
+        QCOMPARE(parentValue(m_env, broken), QStringLiteral("PROCESSING"));
+
+        // Its neighbour, a true orphan in the same queue, is recovered in the same run.
+        QCOMPARE(report.find(QStringLiteral("narration"), str(orphan, "id"))->verdict,
+                 Verdict::Absent);
+        const Action *a = findAction(report, QStringLiteral("narration/") + str(orphan, "id"));
+        QVERIFY(a);
+        QCOMPARE(a->result, ActionResult::Applied);
+        QCOMPARE(parentValue(m_env, orphan),
+                 str(orphan.value(QStringLiteral("parent")).toObject(), "after"));
+        // And the healthy jobs of the paused queue are still seen as such.
+        for (const QJsonObject &row :
+             manifestRows(m_manifest, QStringLiteral("narration"), QStringLiteral("paused-queue")))
+            QCOMPARE(report.find(QStringLiteral("narration"), str(row, "id"))->verdict,
+                     Verdict::Scheduled);
+    }
+
+    // The real probe script with a wait list longer than it may walk: it answers
+    // "list-unresolved", and the core reads the list once instead — still a direct sighting.
+    void waitListLongerThanTheProbeLimit()
+    {
+        const QByteArray waitKey = QByteArrayLiteral("bull:slide-generation:wait");
+        QString jobId;
+        qint64 length = 0;
+        QString rowId;
+        {
+            auto conn = redis(m_env);
+            auto len = conn.command({QByteArrayLiteral("LLEN"), waitKey});
+            QVERIFY(len);
+            length = len->integer;
+            QVERIFY2(length >= 3,
+                     "the seeded slide-generation wait list is too short for this test");
+            // The newest job sits at the head, farthest from the tail the probe searches from.
+            auto head =
+                conn.command({QByteArrayLiteral("LINDEX"), waitKey, QByteArrayLiteral("0")});
+            QVERIFY(head);
+            jobId = QString::fromUtf8(head->string);
+            auto data = conn.command({QByteArrayLiteral("HGET"),
+                                      QByteArrayLiteral("bull:slide-generation:") + head->string,
+                                      QByteArrayLiteral("data")});
+            QVERIFY(data);
+            rowId = str(QJsonDocument::fromJson(data->string).object(), "jobId");
+        }
+        QCOMPARE(jobId, QStringLiteral("slide-generate-") +
+                            rowId); // a current-id job: direct lookup applies
+        // A fresh row: make it old enough to be a candidate.
+        const auto aged = sql(
+            m_env,
+            QStringLiteral("UPDATE \"SlideJob\" SET \"updatedAt\" = now() AT TIME ZONE 'UTC' - "
+                           "interval '2 hours' WHERE id = ? AND status = 'QUEUED' RETURNING id"),
+            {rowId});
+        QCOMPARE(aged.size(), 1);
+
+        ReclaimConfig config = configFor(QStringLiteral("slide"));
+        config.run.listProbeLimit =
+            static_cast<int>(qMin<qint64>(5, length - 1)); // the head is out of reach
+        const JobRef ref{QStringLiteral("bull"), QStringLiteral("slide-generation"), jobId};
+        {
+            BullmqRedis limited(config.redis, config.run);
+            const auto seen = limited.probe({ref});
+            QVERIFY(seen.first().hasValue());
+            QCOMPARE(seen.first()->state, QStringLiteral("list-unresolved"));
+            RunSettings roomy = config.run;
+            roomy.listProbeLimit = static_cast<int>(length);
+            BullmqRedis unlimited(config.redis, roomy);
+            QCOMPARE(unlimited.probe({ref}).first()->state, QStringLiteral("waiting")); // control
+        }
+
+        Engine engine(config);
+        const RunReport report = engine.run(request(true));
+        const CandidateVerdict *v = report.find(QStringLiteral("slide"), rowId);
+        QVERIFY2(v, "the aged row is not a candidate");
+        QCOMPARE(v->verdict, Verdict::Scheduled);
+        const Sighting &s = v->evidence.first();
+        QCOMPARE(s.how, FoundBy::Direct);
+        QCOMPARE(s.jobId, jobId);
+        QCOMPARE(s.state, QStringLiteral("waiting"));
+        QVERIFY(!v->scanned);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealWorld)
+#include "test_realworld.moc"

@@ -1,0 +1,581 @@
+// One whole recovery run over fakes: the order of the stages (lock, candidates before the queue,
+// lookup, scan only when needed, plan, execute, release) and every rule about when nothing may
+// be written.
+#include "recovery/recoveryrun.h"
+#include "support/fakes.h"
+#include "testprint.h"
+
+#include <QTest>
+#include <functional>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+class CallbackProgress final : public RunProgress
+{
+public:
+    explicit CallbackProgress(std::function<void(const QString &, int, int)> f) : m_f(std::move(f))
+    {}
+    void phase(const QString &phase, int done, int total) override { m_f(phase, done, total); }
+
+private:
+    std::function<void(const QString &, int, int)> m_f;
+};
+
+// The fakes of one run, sharing one call log.
+struct World
+{
+    CallLog log;
+    FakeQueue queue{&log};
+    FakeJobStore store{&log};
+    ReclaimConfig config = fakeConfig();
+
+    void row(const QString &domain, const QString &id, const QString &type, const QString &status,
+             const QString &parentStatus = QStringLiteral("PROCESSING"))
+    {
+        store.rows.insert(id, FakeJobStore::Row{domain,
+                                                id,
+                                                type,
+                                                status,
+                                                QStringLiteral("2026-01-01 10:00:00.123"),
+                                                parentStatus,
+                                                {}});
+    }
+
+    RunReport run(RunRequest request = {})
+    {
+        RecoveryRun r(config, &store, {}, queue, queue, queue);
+        return r.run(request);
+    }
+
+    bool logged(const QString &prefix) const
+    {
+        for (const QString &e : log)
+            if (e.startsWith(prefix))
+                return true;
+        return false;
+    }
+
+    qsizetype firstIndex(const QString &prefix) const
+    {
+        for (qsizetype i = 0; i < log.size(); ++i)
+            if (log.at(i).startsWith(prefix))
+                return i;
+        return -1;
+    }
+
+    qsizetype lastIndex(const QString &prefix) const
+    {
+        for (qsizetype i = log.size() - 1; i >= 0; --i)
+            if (log.at(i).startsWith(prefix))
+                return i;
+        return -1;
+    }
+
+    // Nothing was written anywhere: no enqueue, no row write, no lock taken.
+    bool nothingWritten() const
+    {
+        return !logged(QStringLiteral("queue:enqueue")) && !logged(QStringLiteral("store:apply")) &&
+               !logged(QStringLiteral("lock:acquire")) && store.audit.isEmpty();
+    }
+};
+
+const Action *findAction(const RunReport &r, const QString &id)
+{
+    for (const Action &a : r.actions)
+        if (a.id == id)
+            return &a;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRecoveryRun : public QObject
+{
+    Q_OBJECT
+private slots:
+    void candidatesAreReadBeforeTheQueue()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("QUEUED"));
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::Completed);
+        QCOMPARE(w.log.first(), QStringLiteral("lock:acquire"));
+        const qsizetype lastRead = w.lastIndex(QStringLiteral("store:readCandidates"));
+        const qsizetype firstQueue = w.firstIndex(QStringLiteral("queue:"));
+        QVERIFY(w.logged(QStringLiteral("store:readCandidates:video")));
+        QVERIFY(w.logged(QStringLiteral("store:readCandidates:image")));
+        QVERIFY(firstQueue > 0);
+        QVERIFY2(lastRead < firstQueue, qPrintable(w.log.join(QLatin1Char('\n'))));
+        QCOMPARE(w.log.last(), QStringLiteral("lock:release"));
+    }
+
+    // A row created while the queue is being read must not be judged in this run.
+    void rowAppearingDuringTheLookupIsNotACandidate()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("QUEUED"));
+        w.queue.afterProbe = [&] {
+            w.row(QStringLiteral("image"), QStringLiteral("ij_new"), {}, QStringLiteral("QUEUED"));
+        };
+        const RunReport r = w.run();
+        QVERIFY(r.find(QStringLiteral("image"), QStringLiteral("ij_1")));
+        QVERIFY(!r.find(QStringLiteral("image"), QStringLiteral("ij_new")));
+        QVERIFY(!findAction(r, QStringLiteral("image/ij_new")));
+        QCOMPARE(w.store.rows.value(QStringLiteral("ij_new")).status, QStringLiteral("QUEUED"));
+    }
+
+    void successfulDirectLookupSkipsTheScan()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("QUEUED"));
+        w.queue.put(QStringLiteral("video-generation"), QStringLiteral("video-generate-vj_1"),
+                    QStringLiteral("active"));
+        w.queue.put(QStringLiteral("image-render"), QStringLiteral("image-ij_1"),
+                    QStringLiteral("waiting"));
+        const RunReport r = w.run();
+        QCOMPARE(r.count(Verdict::Scheduled), 2);
+        QVERIFY(!w.logged(QStringLiteral("queue:scan")));
+        QVERIFY(!r.domains.at(0).scan.ran);
+        QVERIFY(!r.domains.at(1).scan.ran);
+        QVERIFY(r.actions.isEmpty());
+    }
+
+    void onlyUnresolvedDomainsAreScanned()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("QUEUED"));
+        w.queue.put(QStringLiteral("image-render"), QStringLiteral("image-ij_1"),
+                    QStringLiteral("waiting"));
+        const RunReport r = w.run();
+        QVERIFY(r.domains.at(0).scan.ran);
+        QVERIFY(!r.domains.at(1).scan.ran);
+        QVERIFY(w.logged(QStringLiteral("queue:scan:video-generation:")));
+        QVERIFY(w.logged(QStringLiteral("queue:scan:video-export:")));
+        QVERIFY(!w.logged(QStringLiteral("queue:scan:image-render:")));
+    }
+
+    void twoQueuesAreReconciled()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        w.queue.put(QStringLiteral("video-export"), QStringLiteral("video-generate-vj_1"),
+                    QStringLiteral("waiting"));
+        const RunReport r = w.run();
+        const CandidateVerdict *v = r.find(QStringLiteral("video"), QStringLiteral("vj_1"));
+        QVERIFY(v);
+        QCOMPARE(v->verdict, Verdict::Scheduled);
+        QCOMPARE(v->evidence.last().queue, QStringLiteral("video-export"));
+        QVERIFY(r.actions.isEmpty());
+        QVERIFY(!w.logged(QStringLiteral("queue:scan")));
+    }
+
+    void legacyIdFoundByTheScanIsLeftAlone()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("EXPORT"),
+              QStringLiteral("QUEUED"));
+        w.queue.put(QStringLiteral("video-export"), QStringLiteral("31"), QStringLiteral("delayed"),
+                    QByteArray(R"({"jobId":"vj_1"})"));
+        const RunReport r = w.run();
+        const CandidateVerdict *v = r.find(QStringLiteral("video"), QStringLiteral("vj_1"));
+        QCOMPARE(v->verdict, Verdict::Scheduled);
+        QCOMPARE(v->evidence.last().how, FoundBy::Scan);
+        QCOMPARE(v->evidence.last().jobId, QStringLiteral("31"));
+        QVERIFY(r.actions.isEmpty());
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+    }
+
+    void lookupErrorIsUnknownAndWritesNothing()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("QUEUED"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray("{}"));
+        w.queue.probeError =
+            RedisError{RedisError::Kind::Server, QStringLiteral("ERR Error running script")};
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::Completed);
+        QCOMPARE(r.count(Verdict::Unknown), 2);
+        QCOMPARE(r.count(Verdict::Absent), 0);
+        QVERIFY(r.actions.isEmpty());
+        QVERIFY(!w.logged(QStringLiteral("queue:enqueue")));
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("PROCESSING"));
+        QCOMPARE(w.store.rows.value(QStringLiteral("ij_1")).status, QStringLiteral("QUEUED"));
+    }
+
+    void scanFailureIsUnknownAndWritesNothing()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.queue.scanError = RedisError{RedisError::Kind::Timeout, QStringLiteral("slow")};
+        const RunReport r = w.run();
+        QCOMPARE(r.find(QStringLiteral("image"), QStringLiteral("ij_1"))->verdict,
+                 Verdict::Unknown);
+        QVERIFY(r.domains.at(1).scan.error);
+        QVERIFY(r.actions.isEmpty());
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+    }
+
+    void orphansAreRecovered()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_c"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("video"), QStringLiteral("vj_e"), QStringLiteral("EXPORT"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_c"), QByteArray(R"({"jobId":"vj_c"})"));
+        const RunReport r = w.run();
+        QCOMPARE(r.count(Verdict::Absent), 2);
+        const Action *requeue = findAction(r, QStringLiteral("video/vj_c"));
+        const Action *fail = findAction(r, QStringLiteral("video/vj_e"));
+        QVERIFY(requeue && fail);
+        QCOMPARE(requeue->kind, ActionKind::Requeue);
+        QCOMPARE(requeue->result, ActionResult::Applied);
+        QCOMPARE(requeue->precondition.generation, r.lock.generation);
+        QCOMPARE(w.queue.stateOf(QStringLiteral("video-generation"),
+                                 QStringLiteral("video-compose-vj_c")),
+                 QStringLiteral("waiting"));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_c")).status, QStringLiteral("QUEUED"));
+        // A requeue is not a failure: the parent keeps waiting for the job.
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_c")).parentStatus,
+                 QStringLiteral("PROCESSING"));
+        QCOMPARE(fail->kind, ActionKind::Fail);
+        QCOMPARE(fail->result, ActionResult::Applied);
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_e")).status, QStringLiteral("FAILED"));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_e")).parentStatus, QStringLiteral("FAILED"));
+        QVERIFY(fail->parent.attempted);
+        QCOMPARE(fail->parent.column, QStringLiteral("exportStatus"));
+        // The enqueue comes before the row write, never after.
+        QVERIFY(w.firstIndex(QStringLiteral("queue:enqueue:video-compose-vj_c")) <
+                w.firstIndex(QStringLiteral("store:apply:vj_c")));
+    }
+
+    void retainedFinishedJobUnderTheCurrentIdIsRecovered()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        w.queue.put(QStringLiteral("video-generation"), QStringLiteral("video-generate-vj_1"),
+                    QStringLiteral("completed"), QByteArray(R"({"jobId":"vj_1"})"));
+        const RunReport r = w.run();
+        const CandidateVerdict *v = r.find(QStringLiteral("video"), QStringLiteral("vj_1"));
+        QCOMPARE(v->verdict, Verdict::Absent);
+        QVERIFY(v->scanned);
+        QVERIFY(r.domains.at(0).scan.ran);
+        QCOMPARE(findAction(r, QStringLiteral("video/vj_1"))->result, ActionResult::Applied);
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("FAILED"));
+    }
+
+    void requeueReplacesARetainedJobUnderTheSameId()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_1"),
+                    QStringLiteral("failed"));
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QCOMPARE(a->result, ActionResult::Applied);
+        QCOMPARE(a->resultDetail,
+                 QStringLiteral("replaced a retained failed job under video-compose-vj_1"));
+        QCOMPARE(w.queue.stateOf(QStringLiteral("video-generation"),
+                                 QStringLiteral("video-compose-vj_1")),
+                 QStringLiteral("waiting"));
+    }
+
+    void retryBudgetExhaustedFailsInsteadOfRequeueing()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.store.requeues.insert(QStringLiteral("vj_1"), w.config.domains.at(0).maxRequeues);
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QCOMPARE(a->kind, ActionKind::Fail);
+        QCOMPARE(a->result, ActionResult::Applied);
+        QVERIFY(!w.logged(QStringLiteral("queue:enqueue")));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("FAILED"));
+    }
+
+    void enqueueErrorLeavesTheRowUntouched()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.queue.enqueueError =
+            RedisError{RedisError::Kind::Io, QStringLiteral("connection reset by peer")};
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QCOMPARE(a->result, ActionResult::EnqueueFailed);
+        QVERIFY(a->resultDetail.contains(QStringLiteral("connection reset")));
+        QVERIFY(w.logged(QStringLiteral("queue:enqueue:video-compose-vj_1")));
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        const FakeJobStore::Row row = w.store.rows.value(QStringLiteral("vj_1"));
+        QCOMPARE(row.status, QStringLiteral("PROCESSING"));
+        QCOMPARE(row.updatedAt, QStringLiteral("2026-01-01 10:00:00.123"));
+        QCOMPARE(row.parentStatus, QStringLiteral("PROCESSING"));
+        QCOMPARE(w.store.requeues.value(QStringLiteral("vj_1")), 0);
+        QCOMPARE(w.store.audit.size(), 1); // the attempt is audited, nothing else
+    }
+
+    void alreadyRunnableAtEnqueueIsDropped()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        // The app enqueued it itself between our lookup and our enqueue.
+        w.queue.afterScanPage = [&](const QString &, const QString &, qint64) {
+            w.queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_1"),
+                        QStringLiteral("waiting"));
+        };
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QVERIFY(a);
+        QCOMPARE(a->result, ActionResult::Dropped);
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("PROCESSING"));
+    }
+
+    // A worker saved progress between our read and our write: 0 rows, and then nothing more —
+    // in particular the parent is left as it is.
+    void staleWriteSkipsTheParent()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("video"), QStringLiteral("vj_2"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        CallbackProgress progress([&](const QString &phase, int done, int) {
+            if (phase == QLatin1String("execute") && done == 0)
+                w.store.rows[QStringLiteral("vj_1")].updatedAt =
+                    QStringLiteral("2026-01-01 10:07:00.000");
+        });
+        RunRequest request;
+        request.progress = &progress;
+        const RunReport r = w.run(request);
+        const Action *stale = findAction(r, QStringLiteral("video/vj_1"));
+        QCOMPARE(stale->result, ActionResult::Stale);
+        QVERIFY(stale->resultDetail.contains(QStringLiteral("0 rows")));
+        QVERIFY(!stale->parent.attempted);
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("PROCESSING"));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).parentStatus,
+                 QStringLiteral("PROCESSING"));
+        QCOMPARE(w.log.count(QStringLiteral("store:apply:vj_1")),
+                 1); // no second write for the parent
+        // The stale row does not stop the run: the next action still goes through.
+        QCOMPARE(findAction(r, QStringLiteral("video/vj_2"))->result, ActionResult::Applied);
+        QCOMPARE(r.count(ActionResult::Stale), 1);
+    }
+
+    void newerRunFencesOurWrites()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        CallbackProgress progress([&](const QString &phase, int, int) {
+            if (phase == QLatin1String("execute"))
+                w.store.fence = 1000; // a newer run recorded its start
+        });
+        RunRequest request;
+        request.progress = &progress;
+        const RunReport r = w.run(request);
+        QCOMPARE(findAction(r, QStringLiteral("image/ij_1"))->result, ActionResult::Fenced);
+        QCOMPARE(w.store.rows.value(QStringLiteral("ij_1")).status, QStringLiteral("PROCESSING"));
+    }
+
+    void lockHeldSkipsTheRun()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.queue.lockHolder = QStringLiteral("reclaim;host=other;pid=9;since=x;nonce=9");
+        w.queue.lockTtlMs = 420000;
+        w.queue.generation = 5;
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::SkippedLockHeld);
+        QCOMPARE(r.lock.state, LockReport::State::Held);
+        QCOMPARE(r.lock.token, w.queue.lockHolder);
+        QCOMPARE(r.lock.ttlMs, 420000);
+        QVERIFY(r.outcomeDetail.contains(QStringLiteral("host=other")));
+        // Only the attempt: no candidate read, no queue read, no write, and no release.
+        QCOMPARE(w.log, (CallLog{QStringLiteral("lock:acquire")}));
+        QCOMPARE(w.store.rows.value(QStringLiteral("ij_1")).status, QStringLiteral("PROCESSING"));
+        QVERIFY(w.store.audit.isEmpty());
+        QCOMPARE(w.queue.lockHolder, QStringLiteral("reclaim;host=other;pid=9;since=x;nonce=9"));
+    }
+
+    void lockUnreachableSkipsTheRun()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.queue.lockError = RedisError{RedisError::Kind::Connect,
+                                       QStringLiteral("cannot connect to 127.0.0.1:6379")};
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::SkippedUnreachable);
+        QCOMPARE(r.lock.state, LockReport::State::Unreachable);
+        QVERIFY(r.lock.error.contains(QStringLiteral("cannot connect")));
+        QCOMPARE(w.log, (CallLog{QStringLiteral("lock:acquire")}));
+        QVERIFY(r.domains.isEmpty());
+        QVERIFY(r.actions.isEmpty());
+    }
+
+    void dryRunWritesNothing()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_c"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("video"), QStringLiteral("vj_g"), QStringLiteral("GENERATE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_c"), QByteArray(R"({"jobId":"vj_c"})"));
+        w.queue.lockHolder = QStringLiteral("reclaim;host=daemon;pid=3;since=x;nonce=3");
+        const auto rowsBefore = w.store.rows;
+        RunRequest request;
+        request.dryRun = true;
+        const RunReport r = w.run(request);
+        QCOMPARE(r.outcome, RunReport::Outcome::Completed);
+        QVERIFY(r.dryRun);
+        QCOMPARE(r.count(Verdict::Absent), 2);
+        QCOMPARE(r.actions.size(), 2);
+        for (const Action &a : r.actions)
+            QCOMPARE(a.result, ActionResult::Pending);
+        QCOMPARE(findAction(r, QStringLiteral("video/vj_c"))->kind, ActionKind::Requeue);
+        // It looked who holds the lock, but took nothing and wrote nothing.
+        QCOMPARE(r.lock.state, LockReport::State::NotAttempted);
+        QCOMPARE(r.lock.token, QStringLiteral("reclaim;host=daemon;pid=3;since=x;nonce=3"));
+        QVERIFY2(w.nothingWritten(), qPrintable(w.log.join(QLatin1Char('\n'))));
+        QVERIFY(!w.logged(QStringLiteral("lock:release")));
+        QCOMPARE(w.store.fence, 0);
+        QCOMPARE(w.queue.generation, 0);
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_c")).status,
+                 rowsBefore.value(QStringLiteral("vj_c")).status);
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_g")).status,
+                 rowsBefore.value(QStringLiteral("vj_g")).status);
+        QCOMPARE(w.queue.stateOf(QStringLiteral("video-generation"),
+                                 QStringLiteral("video-compose-vj_c")),
+                 QString());
+    }
+
+    void observeModePlansButDoesNotExecute()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        RunRequest request;
+        request.executeActions = false;
+        const RunReport r = w.run(request);
+        QCOMPARE(r.actions.size(), 1);
+        QCOMPARE(r.actions.first().result, ActionResult::Pending);
+        QCOMPARE(r.actions.first().precondition.generation,
+                 r.lock.generation); // ready for approval
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        QVERIFY(r.lock.released);
+    }
+
+    void stopRequestLeavesTheRestPending()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_2"), {}, QStringLiteral("PROCESSING"));
+        std::atomic_bool stop = false;
+        CallbackProgress progress([&](const QString &phase, int done, int) {
+            if (phase == QLatin1String("execute") && done == 0)
+                stop = true; // asked while the first action runs
+        });
+        RunRequest request;
+        request.stopRequested = &stop;
+        request.progress = &progress;
+        const RunReport r = w.run(request);
+        QCOMPARE(r.count(ActionResult::Applied), 1);
+        QCOMPARE(r.count(ActionResult::Pending), 1);
+        QCOMPARE(w.log.count(QStringLiteral("lock:release")), 1);
+    }
+
+    void withoutTheJobStoreNothingIsTouched()
+    {
+        World w;
+        RecoveryRun run(w.config, nullptr,
+                        QStringLiteral("cannot connect to PostgreSQL at postgresql://u:***@db/app"),
+                        w.queue, w.queue, w.queue);
+        const RunReport r = run.run({});
+        QCOMPARE(r.outcome, RunReport::Outcome::Failed);
+        QVERIFY(r.outcomeDetail.contains(QStringLiteral("cannot connect to PostgreSQL")));
+        QVERIFY(w.log.isEmpty());
+        QVERIFY(w.queue.lockHolder.isEmpty());
+    }
+
+    void candidateReadErrorIsReportedAndWritesNothing()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.store.readError = StoreError{QStringLiteral("statement timeout")};
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::Completed);
+        for (const DomainReport &d : r.domains) {
+            QVERIFY(d.candidateError);
+            QVERIFY(d.candidates.isEmpty());
+        }
+        QVERIFY(r.actions.isEmpty());
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+    }
+
+    void fencedAtStartFailsAndReleases()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.store.fence = 50; // a newer generation already ran (the Redis counter was reset)
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::Failed);
+        QVERIFY(r.outcomeDetail.contains(QStringLiteral("fenced")));
+        QVERIFY(r.lock.released);
+        QVERIFY(w.queue.lockHolder.isEmpty());
+        QVERIFY(!w.logged(QStringLiteral("store:readCandidates")));
+        QVERIFY(!w.logged(QStringLiteral("queue:")));
+    }
+
+    // A lease whose TTL ran out before it could be renewed: the run finishes looking, but
+    // issues no write at all.
+    void lostLockIssuesNoWrites()
+    {
+        World w;
+        w.config.run.lockTtl = std::chrono::seconds(0);
+        w.row(QStringLiteral("video"), QStringLiteral("vj_c"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_c"), QByteArray(R"({"jobId":"vj_c"})"));
+        const RunReport r = w.run();
+        QCOMPARE(r.actions.size(), 2);
+        QCOMPARE(r.count(ActionResult::LockLost), 2);
+        QVERIFY(r.lock.lost);
+        QVERIFY(!w.logged(QStringLiteral("queue:enqueue")));
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        QVERIFY(w.store.audit.isEmpty());
+    }
+
+    void lockIsReleasedAtTheEnd()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        const RunReport r = w.run();
+        QCOMPARE(r.lock.state, LockReport::State::Acquired);
+        QVERIFY(r.lock.released);
+        QVERIFY(w.queue.lockHolder.isEmpty());
+        QCOMPARE(r.lock.generation, 1);
+        QCOMPARE(w.store.fence, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecoveryRun)
+#include "test_recoveryrun.moc"
