@@ -83,14 +83,17 @@ ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdic
                     v.evidence << s;
                     v.verdict = Verdict::Scheduled;
                     v.unknownReason.clear();
+                    unresolved.erase(it);
                 }
-                if (page->jobs.size() < pageSize)
+                if (page->jobs.size() < pageSize || unresolved.isEmpty())
                     break;
             }
+            if (unresolved.isEmpty())
+                break;
             if (stats.error)
                 break;
         }
-        if (stats.error)
+        if (stats.error || unresolved.isEmpty())
             break;
     }
     for (auto it = unresolved.constBegin(); it != unresolved.constEnd(); ++it) {

@@ -76,7 +76,13 @@ RunReport RecoveryRun::run(const RunRequest &request)
             rep.lock.ttlMs = seen->holderTtlMs;
             rep.lock.generation = seen->generation;
         } else {
+            // Redis is unreachable: every lookup would be UNKNOWN. Say so as a real run would.
+            rep.lock.state = LockReport::State::Unreachable;
             rep.lock.error = seen.error().describe();
+            rep.outcome = RunReport::Outcome::SkippedUnreachable;
+            rep.outcomeDetail = QStringLiteral("could not look at the lock: %1").arg(rep.lock.error);
+            rep.phases.lockMs = lap(phase);
+            return finish();
         }
     } else {
         auto attempt = lease.acquire();

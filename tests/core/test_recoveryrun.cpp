@@ -433,6 +433,21 @@ private slots:
         QVERIFY(r.actions.isEmpty());
     }
 
+    void dryRunWithRedisUnreachableIsSkipped()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.queue.lockError = RedisError{RedisError::Kind::Timeout, QStringLiteral("127.0.0.1:6379 did not answer")};
+        RunRequest request;
+        request.dryRun = true;
+        const RunReport r = w.run(request);
+        QCOMPARE(r.outcome, RunReport::Outcome::SkippedUnreachable);
+        QCOMPARE(r.lock.state, LockReport::State::Unreachable);
+        QVERIFY(r.domains.isEmpty());
+        QVERIFY(r.actions.isEmpty());
+        QVERIFY(w.nothingWritten());
+    }
+
     void dryRunWritesNothing()
     {
         World w;
