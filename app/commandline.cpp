@@ -16,6 +16,8 @@ Examples:
   reclaim --once --dry-run --config reclaim.json        plan one run, change nothing
   reclaim --once --json --config reclaim.json           one run, report as JSON on stdout
   reclaim --daemon --config /etc/reclaim/reclaim.json   headless: run now, then every interval
+  reclaim --daemon --log-format json --metrics-address 127.0.0.1:9477
+                                                        same, one JSON object per log line
 
 Connections: RECLAIM_PG_URL (postgresql://user:pass@host:port/db) and RECLAIM_REDIS_URL
 (redis://[:pass@]host:port/db) override the file's connections.postgresUrl / redisUrl.
@@ -27,9 +29,43 @@ Exit codes (--once):
   3  skipped: another runner holds the lock
   4  skipped: Redis unreachable
   5  PostgreSQL unreachable, or the run could not proceed
+
+Daemon (--daemon): runs until SIGTERM/SIGINT (then exits 0 once the run in flight has
+finished its current action and released the lock); SIGHUP reloads the configuration file
+(a file that does not validate is refused and the running configuration stays). A run that
+is skipped or fails is logged and retried at the next interval; the process keeps running.
+Exit codes: 0 stopped by a signal, 1 bad command line, 2 configuration missing or invalid at
+start, 6 the metrics address could not be served (for example the port is in use).
 )";
 
 } // namespace
+
+std::optional<ListenAddress> parseListenAddress(const QString &text)
+{
+    ListenAddress a;
+    if (text == QLatin1String("off")) {
+        a.enabled = false;
+        return a;
+    }
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return std::nullopt;
+    bool ok = false;
+    const uint port = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || port > 65535)
+        return std::nullopt;
+    QString host = text.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    else if (host.contains(QLatin1Char(':')))
+        return std::nullopt; // an IPv6 address needs brackets, or its port is ambiguous
+    if (host == QLatin1String("localhost"))
+        a.host = QHostAddress(QHostAddress::LocalHost);
+    else if (!a.host.setAddress(host))
+        return std::nullopt;
+    a.port = static_cast<quint16>(port);
+    return a;
+}
 
 QString defaultConfigPath()
 {
@@ -121,6 +157,11 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
     }
     c.logFile = p.value(logFile);
     c.metricsAddress = p.isSet(metrics) ? p.value(metrics) : QStringLiteral("127.0.0.1:9477");
+    if (!parseListenAddress(c.metricsAddress)) {
+        result.error = QStringLiteral(
+            "--metrics-address must be host:port (for example 127.0.0.1:9477) or 'off'");
+        return result;
+    }
     c.readOnly = p.isSet(readOnly);
     c.screenshotPath = p.value(screenshot);
     if (c.json && c.mode != CommandLine::Mode::Once) {

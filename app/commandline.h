@@ -1,6 +1,7 @@
 // The command line, parsed before any QCoreApplication/QApplication exists.
 #pragma once
 
+#include <QHostAddress>
 #include <QString>
 #include <QStringList>
 
@@ -22,6 +23,17 @@ struct CommandLine
     bool readOnly = false;
     QString screenshotPath; // console: render once to this PNG and exit (tests, docs)
 };
+
+// Where the daemon serves /metrics, /healthz and /readyz; `enabled` false for "off".
+struct ListenAddress
+{
+    bool enabled = true;
+    QHostAddress host;
+    quint16 port = 0; // 0: any free port (the daemon logs the one it got)
+};
+
+// "host:port", "[v6]:port", "localhost:port" or "off"; empty when the text is none of those.
+std::optional<ListenAddress> parseListenAddress(const QString &text);
 
 struct CommandLineResult
 {

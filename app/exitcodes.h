@@ -8,4 +8,5 @@ constexpr int ConfigError = 2;     // the configuration file is missing or inval
 constexpr int LockHeld = 3;        // skipped: another runner holds the lock
 constexpr int RedisUnreachable = 4; // skipped: Redis could not be reached to take the lock
 constexpr int RunFailed = 5;       // PostgreSQL unreachable, or the run could not proceed
+constexpr int ServeFailed = 6;     // --daemon: the metrics address could not be listened on
 } // namespace reclaim::exitcode

@@ -1,13 +1,19 @@
 #include "oncecommand.h"
 
+#include "consolemode.h"
+#include "daemonmode.h"
 #include "exitcodes.h"
 
 #include <QTextStream>
 
 namespace reclaim {
 
-int runInteractiveOrDaemon(int, char **, const CommandLine &cmd)
+int runInteractiveOrDaemon(int argc, char **argv, const CommandLine &cmd)
 {
+    if (cmd.mode == CommandLine::Mode::Daemon)
+        return runDaemon(argc, argv, cmd);
+    if (cmd.mode == CommandLine::Mode::Console)
+        return runConsole(argc, argv, cmd);
     QTextStream(stderr) << "reclaim: "
                         << (cmd.mode == CommandLine::Mode::Daemon ? "--daemon" : "the console")
                         << " is not available in this build yet; use --once\n";

@@ -5,6 +5,10 @@ namespace reclaim {
 QStringList reclaimSchemaStatements()
 {
     return {
+        // "IF NOT EXISTS" is not safe against a concurrent creator (two runners starting on a
+        // fresh database: one fails on pg_namespace's unique index). Serialise the creators
+        // with a transaction-scoped advisory lock; the key is arbitrary but fixed.
+        QStringLiteral("SELECT pg_advisory_xact_lock(7262534101)"),
         QStringLiteral("CREATE SCHEMA IF NOT EXISTS reclaim"),
         // One row: the highest lock generation that has started a run. Writes lock it FOR
         // SHARE, a starting run updates it, so a stale run can never write after a newer start.

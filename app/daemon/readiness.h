@@ -1,0 +1,31 @@
+// When the daemon answers /readyz with 200: a run that reached a decision finished within the
+// last two intervals. (The configuration in use is always valid: an invalid file stops the
+// daemon at start, and a reload that does not validate is refused.)
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+#include <chrono>
+
+namespace reclaim {
+
+struct ReadinessInput
+{
+    std::chrono::seconds interval{300};
+    // The last run that reached a decision: it completed, or it found another runner holding
+    // the lock (that runner is doing the work). Invalid before the first such run.
+    QDateTime lastDecidedAt;
+    QString lastDecidedRunId;
+    // The last run of any outcome, for the reason text ("failed: PostgreSQL unreachable").
+    QString lastRunSummary;
+};
+
+struct Readiness
+{
+    bool ready = false;
+    QString reason; // one line, for the response body and the log
+};
+
+Readiness evaluateReadiness(const ReadinessInput &input, const QDateTime &now);
+
+} // namespace reclaim

@@ -1,0 +1,274 @@
+// The console against real servers: the sandbox with the seeded reference incident. A run fills
+// the domains, candidates and lock panel; the operator approves a requeue that a real bullmq
+// worker then completes, approves a write whose row moved on (stale, parent untouched), cannot
+// approve an UNKNOWN job, and keeps the selection across a refresh.
+#include "actionsmodel.h"
+#include "candidatetablemodel.h"
+#include "consoleincident.h"
+#include "consolesession.h"
+#include "detailspanel.h"
+#include "domainlistmodel.h"
+#include "lockpanel.h"
+#include "mainwindow.h"
+#include "runchart.h"
+#include "settings.h"
+
+#include <QAction>
+#include <QDir>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace reclaim;
+using namespace reclaim::ui;
+using namespace reclaim::test;
+
+class TestUiConsole : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void runFillsDomainsCandidatesAndLock();
+    void unknownJobCannotBeApproved();
+    void approvedRequeueIsCompletedByARealWorker();
+    void approvalOfARowThatMovedOnIsStale();
+    void refreshKeepsTheSelection();
+    void cleanupTestCase();
+
+private:
+    Action approveAndWait(const QString &key);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<ConsoleIncident> m_incident;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestUiConsole::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QDir().mkpath(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots"));
+    m_incident = std::make_unique<ConsoleIncident>(11);
+    if (!m_incident->sandboxAvailable())
+        QSKIP("no sandbox (run through ctest -L integration)");
+    QVERIFY(m_incident->ready());
+    m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("console.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    m_window = std::make_unique<MainWindow>(*m_settings, m_incident->profile(), options);
+    m_window->resize(1400, 860);
+    m_window->show();
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QSignalSpy reports(m_window.get(), &MainWindow::reportShown);
+    m_window->start();
+    QVERIFY(m_window->session()->hasConfig());
+    m_window->session()->setAutoRefreshSeconds(0); // only the runs this test asks for
+    QTRY_COMPARE_WITH_TIMEOUT(reports.count(), 1, 120000);
+}
+
+void TestUiConsole::runFillsDomainsCandidatesAndLock()
+{
+    // Every candidate of the manifest is in the table with the verdict the incident implies.
+    int candidates = 0;
+    for (const QJsonValue &v : m_incident->incident().rows()) {
+        const QJsonObject row = v.toObject();
+        if (!row.value(QStringLiteral("candidate")).toBool())
+            continue;
+        ++candidates;
+        const QString key = ConsoleIncident::keyOf(row);
+        const CandidateTableModel::Row *shown = m_window->candidateModel()->rowForKey(key);
+        QVERIFY2(shown, qPrintable(key));
+        const QString expected = key == m_incident->unknownKey()
+                                     ? QStringLiteral("UNKNOWN")
+                                     : row.value(QStringLiteral("expectedVerdict")).toString();
+        QCOMPARE(verdictName(shown->verdict.verdict), expected);
+    }
+    QCOMPARE(m_window->candidateModel()->rowCount(), candidates);
+    // The worst is first: the UNKNOWN job, selected, with its evidence in the details panel.
+    QCOMPARE(m_window->currentKey(), m_incident->unknownKey());
+    QVERIFY(m_window->detailsPanel()->html().contains(QStringLiteral("WRONGTYPE")));
+
+    // Five domains plus "All domains", counts adding up.
+    QCOMPARE(m_window->domainModel()->rowCount(), 6);
+    int total = 0;
+    for (int c = DomainListModel::UnknownColumn; c <= DomainListModel::ScheduledColumn; ++c)
+        total += m_window->domainModel()->index(0, c).data().toInt();
+    QCOMPARE(total, candidates);
+    // The domain holding the UNKNOWN job is listed first (after "All domains").
+    QCOMPARE(
+        m_window->domainView()->model()->index(1, 0).data(DomainListModel::DomainRole).toString(),
+        QStringLiteral("image"));
+
+    // The lock panel: reachable, free again after the run, the generation the run took.
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->lockShown(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->lockPanel()->status().generation >= 1, 30000);
+    QVERIFY(m_window->lockPanel()->status().reachable);
+    QVERIFY2(m_window->lockPanel()->stateText().contains(QStringLiteral("Free")),
+             qPrintable(m_window->lockPanel()->stateText()));
+}
+
+void TestUiConsole::unknownJobCannotBeApproved()
+{
+    const QString key = m_incident->unknownKey();
+    QVERIFY(m_window->selectCandidate(key));
+    QVERIFY(!m_window->approveAction()->isEnabled());
+    QVERIFY(m_window->approvalBlocker().startsWith(QStringLiteral("UNKNOWN")));
+    QVERIFY(!m_window->actionsModel()->actionFor(key));
+    QTest::keyClick(m_window->candidateView(), Qt::Key_A);
+    QCOMPARE(m_window->session()->approvalsInFlight(), 0);
+}
+
+Action TestUiConsole::approveAndWait(const QString &key)
+{
+    QSignalSpy results(m_window.get(), &MainWindow::actionResultShown);
+    if (!m_window->selectCandidate(key))
+        return {};
+    if (!m_window->approveAction()->isEnabled()) {
+        qWarning("approve is disabled: %s", qPrintable(m_window->approvalBlocker()));
+        return {};
+    }
+    QTest::keyClick(m_window->candidateView(), Qt::Key_A); // the operator's shortcut
+    if (!m_window->actionsModel()->isApproving(key))
+        return {};
+    if (!results.wait(60000) && results.isEmpty())
+        return {};
+    return results.first().first().value<Action>();
+}
+
+void TestUiConsole::approvedRequeueIsCompletedByARealWorker()
+{
+    const QJsonObject row = m_incident->row(QStringLiteral("restorable-compose-no-queue-entry"));
+    QVERIFY(!row.isEmpty());
+    const QString key = ConsoleIncident::keyOf(row);
+    const QString jobId = row.value(QStringLiteral("requeueTo"))
+                              .toObject()
+                              .value(QStringLiteral("bullJobId"))
+                              .toString();
+    QVERIFY(m_window->selectCandidate(key));
+    QCOMPARE(m_window->approveAction()->text(), QStringLiteral("Approve REQUEUE"));
+    // The payload that would be enqueued is in view before approving.
+    const QString html = m_window->detailsPanel()->html();
+    QVERIFY(html.contains(QStringLiteral("Would enqueue job")));
+    QVERIFY(html.contains(jobId));
+
+    const Action done = approveAndWait(key);
+    QCOMPARE(actionResultName(done.result), QStringLiteral("applied"));
+    QCOMPARE(done.jobId, jobId);
+    QCOMPARE(m_window->actionsModel()->actionFor(key)->result, ActionResult::Applied);
+    QVERIFY(
+        m_window->candidateModel()
+            ->index(m_window->candidateModel()->indexOfKey(key), CandidateTableModel::ActionColumn)
+            .data()
+            .toString()
+            .endsWith(QStringLiteral("applied")));
+    QVERIFY(!m_window->approveAction()->isEnabled()); // done once, not twice
+    const auto status =
+        sql(m_incident->env(), QStringLiteral("SELECT status FROM \"VideoJob\" WHERE id = ?"),
+            {row.value(QStringLiteral("id")).toString()});
+    QCOMPARE(status.value(0).value(0).toString(), QStringLiteral("QUEUED"));
+
+    // An unmodified bullmq worker picks the requeued job up and completes it.
+    const QByteArray out = runNode(m_incident->env(), QStringLiteral("worker.js"),
+                                   {QStringLiteral("--queue"), QStringLiteral("video-generation"),
+                                    QStringLiteral("--until-id"), jobId,
+                                    QStringLiteral("--timeout-ms"), QStringLiteral("60000")},
+                                   90000);
+    bool completed = false;
+    for (const QByteArray &line : out.split('\n')) {
+        const QJsonObject e = QJsonDocument::fromJson(line).object();
+        if (e.value(QStringLiteral("event")).toString() == QLatin1String("completed") &&
+            e.value(QStringLiteral("id")).toString() == jobId) {
+            completed = true;
+            QCOMPARE(e.value(QStringLiteral("data"))
+                         .toObject()
+                         .value(QStringLiteral("jobId"))
+                         .toString(),
+                     row.value(QStringLiteral("id")).toString());
+        }
+    }
+    QVERIFY2(completed, out.constData());
+}
+
+void TestUiConsole::approvalOfARowThatMovedOnIsStale()
+{
+    const QJsonObject row = m_incident->row(QStringLiteral("orphan-generate-parent-processing"),
+                                            QStringLiteral("slide"));
+    QVERIFY(!row.isEmpty());
+    const QString key = ConsoleIncident::keyOf(row);
+    const QString id = row.value(QStringLiteral("id")).toString();
+    const QJsonObject parent = row.value(QStringLiteral("parent")).toObject();
+    QCOMPARE(parent.value(QStringLiteral("before")).toString(), QStringLiteral("PROCESSING"));
+    QCOMPARE(m_window->actionsModel()->actionFor(key)->kind, ActionKind::Fail);
+
+    // A worker saved progress after the run planned this action.
+    sql(m_incident->env(),
+        QStringLiteral("UPDATE \"SlideJob\" SET \"updatedAt\" = \"updatedAt\" + interval '1 "
+                       "second' WHERE id = ?"),
+        {id});
+
+    const Action done = approveAndWait(key);
+    QCOMPARE(actionResultName(done.result), QStringLiteral("stale"));
+    QCOMPARE(m_window->actionsModel()->actionFor(key)->result, ActionResult::Stale);
+    const QString parentSql = QStringLiteral("SELECT \"%1\" FROM \"%2\" WHERE id = ?")
+                                  .arg(parent.value(QStringLiteral("column")).toString(),
+                                       parent.value(QStringLiteral("table")).toString());
+    QCOMPARE(sql(m_incident->env(), parentSql, {parent.value(QStringLiteral("id")).toString()})
+                 .value(0)
+                 .value(0)
+                 .toString(),
+             QStringLiteral("PROCESSING"));
+    QCOMPARE(
+        sql(m_incident->env(), QStringLiteral("SELECT status FROM \"SlideJob\" WHERE id = ?"), {id})
+            .value(0)
+            .value(0)
+            .toString(),
+        QStringLiteral("PROCESSING"));
+}
+
+void TestUiConsole::refreshKeepsTheSelection()
+{
+    const QString requeued = ConsoleIncident::keyOf(
+        m_incident->row(QStringLiteral("restorable-compose-no-queue-entry")));
+    const QString key = ConsoleIncident::keyOf(
+        m_incident->row(QStringLiteral("active-held-by-live-worker"), QStringLiteral("video")));
+    QVERIFY(m_window->selectCandidate(key));
+    QSignalSpy reports(m_window.get(), &MainWindow::reportShown);
+    QSignalSpy progress(m_window->session(), &ConsoleSession::progress);
+    m_window->runNowAction()->trigger();
+    QVERIFY(!m_window->runNowAction()->isEnabled()); // one run at a time
+    QTRY_COMPARE_WITH_TIMEOUT(reports.count(), 1, 120000);
+    QVERIFY(progress.count() >= 5); // lock, candidates, lookup, scan, plan ... reached the window
+    QVERIFY(m_window->runNowAction()->isEnabled());
+    QCOMPARE(m_window->runChart()->runCount(), 2);
+
+    QCOMPARE(m_window->currentKey(), key);
+    const QModelIndexList selected = m_window->candidateView()->selectionModel()->selectedRows();
+    QCOMPARE(selected.size(), 1);
+    QCOMPARE(selected.first().data(CandidateTableModel::KeyRole).toString(), key);
+    QVERIFY(!m_window->candidateModel()->lastMerge().reset);
+    // The requeued row is QUEUED and fresh now: no longer a candidate, but its result stays.
+    QVERIFY(!m_window->candidateModel()->rowForKey(requeued));
+    QCOMPARE(m_window->actionsModel()->actionFor(requeued)->result, ActionResult::Applied);
+    QVERIFY(m_window->candidateModel()->lastMerge().removed >= 1);
+
+    // For people: the window after two runs and two approvals (history, chart lines).
+    QVERIFY(m_window->selectCandidate(ConsoleIncident::keyOf(m_incident->row(
+        QStringLiteral("orphan-generate-parent-processing"), QStringLiteral("slide")))));
+    QCoreApplication::sendPostedEvents();
+    QVERIFY(m_window->grab().save(
+        QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/console-after-approvals.png"), "PNG"));
+}
+
+void TestUiConsole::cleanupTestCase()
+{
+    m_window.reset();
+    m_incident.reset();
+}
+
+QTEST_MAIN(TestUiConsole)
+#include "test_ui_console.moc"

@@ -1,0 +1,404 @@
+// The console's models on synthetic reports: every model under QAbstractItemModelTester, each
+// verdict rendered with icon, word and colour, refreshes merged (selection kept, signals batched).
+#include "actionsmodel.h"
+#include "candidatefilterproxy.h"
+#include "candidatetablemodel.h"
+#include "domainlistmodel.h"
+#include "syntheticreport.h"
+#include "verdictstyle.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace reclaim;
+using namespace Qt::StringLiterals;
+using namespace reclaim::ui;
+using namespace reclaim::test;
+
+class TestUiModels : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void candidateRowShowsVerdict_data();
+    void candidateRowShowsVerdict();
+    void proxySortsWorstFirstAndOldestFirst();
+    void proxyFiltersByTextVerdictAndDomain();
+    void refreshKeepsSelection();
+    void refreshBatchesChanges();
+    void mostRowsChangedResets();
+    void tenThousandRowsMergeQuickly();
+    void actionResultUpdatesRow();
+    void domainsWorstFirst();
+    void unreadableDomainHasNoCounts();
+    void actionsKeepHistoryAndReplacePlan();
+    void rejectWritesNothingAndShowsDropped();
+};
+
+namespace {
+QModelIndex findKey(const QAbstractItemModel *model, const QString &key)
+{
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, 0).data(CandidateTableModel::KeyRole).toString() == key)
+            return model->index(r, 0);
+    return {};
+}
+} // namespace
+
+void TestUiModels::candidateRowShowsVerdict_data()
+{
+    QTest::addColumn<int>("verdict");
+    QTest::addColumn<QString>("domain");
+    QTest::addColumn<QString>("word");
+    QTest::addColumn<QString>("planned");
+    QTest::addColumn<QString>("evidenceContains");
+    QTest::newRow("unknown") << int(Verdict::Unknown) << u"slide"_s << u"UNKNOWN"_s
+                             << u"none: looks again next run"_s
+                             << u"unknown: Redis timeout error"_s;
+    QTest::newRow("absent, fail") << int(Verdict::Absent) << u"slide"_s << u"ABSENT"_s
+                                  << u"FAIL the row"_s
+                                  << u"not in slide-generation; scan found no match"_s;
+    QTest::newRow("absent, requeue")
+        << int(Verdict::Absent) << u"video"_s << u"ABSENT"_s << u"REQUEUE to video-generation"_s
+        << u"not in video-generation"_s;
+    QTest::newRow("scheduled") << int(Verdict::Scheduled) << u"slide"_s << u"SCHEDULED"_s
+                               << u"none"_s << u"slide-generation: active, worker lock 24 s"_s;
+}
+
+void TestUiModels::candidateRowShowsVerdict()
+{
+    QFETCH(int, verdict);
+    QFETCH(QString, domain);
+    QFETCH(QString, word);
+    QFETCH(QString, planned);
+    QFETCH(QString, evidenceContains);
+
+    CandidateTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    CandidateFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    const CandidateVerdict c =
+        syntheticCandidate(domain, QStringLiteral("r1"), static_cast<Verdict>(verdict));
+    model.setReport(syntheticReport({c}));
+    QCOMPARE(model.rowCount(), 1);
+    const auto cell = [&](int column, int role = Qt::DisplayRole) {
+        return model.index(0, column).data(role);
+    };
+    // The verdict is a word, an icon and a colour: never colour alone.
+    QCOMPARE(cell(CandidateTableModel::VerdictColumn).toString(), word);
+    QVERIFY(!cell(CandidateTableModel::VerdictColumn, Qt::DecorationRole).value<QIcon>().isNull());
+    QCOMPARE(cell(CandidateTableModel::VerdictColumn, Qt::ForegroundRole).value<QColor>(),
+             verdictColor(static_cast<Verdict>(verdict)));
+    QCOMPARE(cell(CandidateTableModel::EvidenceColumn).toString(), c.summary());
+    QVERIFY2(c.summary().contains(evidenceContains), qPrintable(c.summary()));
+    QVERIFY2(cell(CandidateTableModel::ActionColumn).toString().startsWith(planned),
+             qPrintable(cell(CandidateTableModel::ActionColumn).toString()));
+    QCOMPARE(cell(CandidateTableModel::IdColumn).toString(), QStringLiteral("r1"));
+    QCOMPARE(cell(CandidateTableModel::StatusColumn).toString(), QStringLiteral("PROCESSING"));
+    QCOMPARE(cell(CandidateTableModel::AgeColumn).toString(), QStringLiteral("2 h 0 min"));
+    QCOMPARE(cell(0, CandidateTableModel::KeyRole).toString(), domain + QStringLiteral("/r1"));
+    QCOMPARE(proxy.rowCount(), 1);
+}
+
+void TestUiModels::proxySortsWorstFirstAndOldestFirst()
+{
+    CandidateTableModel model;
+    CandidateFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setReport(
+        syntheticReport({syntheticCandidate(u"slide"_s, u"s-young"_s, Verdict::Scheduled, 70),
+                         syntheticCandidate(u"slide"_s, u"a-young"_s, Verdict::Absent, 70),
+                         syntheticCandidate(u"slide"_s, u"u-1"_s, Verdict::Unknown, 70),
+                         syntheticCandidate(u"slide"_s, u"a-old"_s, Verdict::Absent, 900)}));
+    QStringList order;
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        order << proxy.index(r, CandidateTableModel::IdColumn).data().toString();
+    QCOMPARE(order, (QStringList{u"u-1"_s, u"a-old"_s, u"a-young"_s, u"s-young"_s}));
+}
+
+void TestUiModels::proxyFiltersByTextVerdictAndDomain()
+{
+    CandidateTableModel model;
+    CandidateFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setReport(syntheticReport(manyCandidates(90)));
+    QCOMPARE(proxy.rowCount(), 90);
+    proxy.setVerdictShown(Verdict::Scheduled, false);
+    QCOMPARE(proxy.rowCount(), 60);
+    proxy.setDomain(QStringLiteral("video"));
+    QCOMPARE(proxy.rowCount(), 20);
+    proxy.setText(QStringLiteral("timeout"));
+    QCOMPARE(proxy.rowCount(), 10); // the UNKNOWN video rows: their evidence says "timeout"
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        QCOMPARE(proxy.index(r, 0).data(CandidateTableModel::VerdictRole).toInt(),
+                 int(Verdict::Unknown));
+    proxy.setText(QStringLiteral("ROW-00004 video")); // case-insensitive, every word must match
+    QCOMPARE(proxy.rowCount(), 1);
+    proxy.setText({});
+    proxy.setDomain({});
+    proxy.setVerdictShown(Verdict::Scheduled, true);
+    QCOMPARE(proxy.rowCount(), 90);
+}
+
+void TestUiModels::refreshKeepsSelection()
+{
+    CandidateTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    CandidateFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QTableView view;
+    view.setModel(&proxy);
+    view.resize(800, 300);
+
+    QList<CandidateVerdict> first = manyCandidates(60);
+    model.setReport(syntheticReport(first));
+    const QString key = QStringLiteral("video/row-00004"); // an ABSENT row
+    const QModelIndex before = findKey(&proxy, key);
+    QVERIFY(before.isValid());
+    view.selectionModel()->setCurrentIndex(before, QItemSelectionModel::ClearAndSelect |
+                                                       QItemSelectionModel::Rows);
+
+    // The next run: the selected row's evidence changed and it became UNKNOWN (it moves in the
+    // sort order), one row vanished and one is new.
+    QList<CandidateVerdict> second = first;
+    second[4] = syntheticCandidate(u"video"_s, u"row-00004"_s, Verdict::Unknown);
+    second.removeAt(10);
+    second << syntheticCandidate(u"slide"_s, u"row-new"_s, Verdict::Absent);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    model.setReport(syntheticReport(second, QDateTime(QDate(2024, 5, 1), QTime(12, 5), Qt::UTC)));
+
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(inserted.count(), 1);
+    const QModelIndexList selected = view.selectionModel()->selectedRows();
+    QCOMPARE(selected.size(), 1);
+    QCOMPARE(selected.first().data(CandidateTableModel::KeyRole).toString(), key);
+    QCOMPARE(view.selectionModel()->currentIndex().data(CandidateTableModel::KeyRole).toString(),
+             key);
+    QCOMPARE(selected.first().data(CandidateTableModel::VerdictRole).toInt(),
+             int(Verdict::Unknown));
+}
+
+void TestUiModels::refreshBatchesChanges()
+{
+    CandidateTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QList<CandidateVerdict> rows = manyCandidates(300);
+    const QDateTime at(QDate(2024, 5, 1), QTime(12, 0), Qt::UTC);
+    model.setReport(syntheticReport(rows, at));
+    // The report lists candidates domain by domain, so the model holds the slide rows (every
+    // third synthetic row) at 0..99. Slide rows 50..99 change: one dataChanged for that range,
+    // nothing else (same clock: the ages did not move).
+    for (int k = 50; k < 100; ++k)
+        rows[3 * k].evidence.first().lockTtlMs = 5000 + k;
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.setReport(syntheticReport(rows, at));
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.first().at(0).toModelIndex().row(), 50);
+    QCOMPARE(changed.first().at(1).toModelIndex().row(), 99);
+    QCOMPARE(model.lastMerge().changed, 50);
+
+    // An identical report changes nothing.
+    changed.clear();
+    model.setReport(syntheticReport(rows, at));
+    QCOMPARE(changed.count(), 0);
+}
+
+void TestUiModels::mostRowsChangedResets()
+{
+    CandidateTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setReport(syntheticReport(manyCandidates(40)));
+    QList<CandidateVerdict> fresh;
+    for (int i = 0; i < 40; ++i)
+        fresh << syntheticCandidate(u"slide"_s, QStringLiteral("other-%1").arg(i), Verdict::Absent);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.setReport(syntheticReport(fresh));
+    QCOMPARE(reset.count(), 1);
+    QVERIFY(model.lastMerge().reset);
+    QCOMPARE(model.rowCount(), 40);
+}
+
+void TestUiModels::tenThousandRowsMergeQuickly()
+{
+    CandidateTableModel model;
+    CandidateFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QTableView view;
+    view.setModel(&proxy);
+    view.resize(1000, 600);
+    view.show();
+    QList<CandidateVerdict> rows = manyCandidates(10000);
+    model.setReport(syntheticReport(rows));
+    QCOMPARE(proxy.rowCount(), 10000);
+    for (int k = 1000; k < 1100; ++k) // 100 consecutive slide rows (see refreshBatchesChanges)
+        rows[3 * k].evidence.first().lockTtlMs = 1000 + k;
+    rows.removeAt(20);
+    rows << syntheticCandidate(u"slide"_s, u"late-arrival"_s, Verdict::Absent);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QElapsedTimer t;
+    t.start();
+    model.setReport(syntheticReport(rows, QDateTime(QDate(2024, 5, 1), QTime(12, 5), Qt::UTC)));
+    QCoreApplication::processEvents();
+    const qint64 ms = t.elapsed();
+    qInfo("merging a 10,000-row refresh took %lld ms", ms);
+    QCOMPARE(reset.count(), 0);
+    // The changed block plus one for the age column: not 100, not 10,000.
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(proxy.rowCount(), 10000);
+    // Generous: a shared CI core, but an accidental quadratic merge would take minutes.
+    QVERIFY2(ms < 5000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+}
+
+void TestUiModels::actionResultUpdatesRow()
+{
+    CandidateTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const CandidateVerdict c = syntheticCandidate(u"slide"_s, u"r1"_s, Verdict::Absent);
+    model.setReport(syntheticReport({c}));
+    Action a = syntheticAction(c, false);
+    model.setApproving(a.id, true);
+    QVERIFY(model.index(0, CandidateTableModel::ActionColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("running")));
+    a.result = ActionResult::Stale;
+    a.executedAt = QDateTime::currentDateTimeUtc();
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.updateAction(a);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(model.index(0, CandidateTableModel::ActionColumn).data().toString(),
+             QStringLiteral("FAIL the row: stale (0 rows)"));
+    QVERIFY(!model.rowForKey(a.id)->approving);
+}
+
+void TestUiModels::domainsWorstFirst()
+{
+    DomainListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(DomainListModel::SeverityRole);
+    proxy.setDynamicSortFilter(true);
+    proxy.sort(0, Qt::DescendingOrder);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    model.setReport(syntheticReport({syntheticCandidate(u"slide"_s, u"1"_s, Verdict::Scheduled),
+                                     syntheticCandidate(u"video"_s, u"2"_s, Verdict::Absent),
+                                     syntheticCandidate(u"image"_s, u"3"_s, Verdict::Unknown),
+                                     syntheticCandidate(u"image"_s, u"4"_s, Verdict::Scheduled)}));
+    auto names = [&] {
+        QStringList out;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            out << proxy.index(r, 0).data(DomainListModel::DomainRole).toString();
+        return out;
+    };
+    QCOMPARE(names(), (QStringList{u""_s, u"image"_s, u"video"_s, u"slide"_s}));
+    QCOMPARE(proxy.index(0, DomainListModel::UnknownColumn).data().toInt(), 1);
+    QCOMPARE(proxy.index(0, DomainListModel::ScheduledColumn).data().toInt(), 2);
+
+    // A refresh where slide gets worse re-sorts in place (no reset) and keeps the set of rows.
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.setReport(syntheticReport({syntheticCandidate(u"slide"_s, u"1"_s, Verdict::Unknown),
+                                     syntheticCandidate(u"slide"_s, u"5"_s, Verdict::Unknown),
+                                     syntheticCandidate(u"video"_s, u"2"_s, Verdict::Absent),
+                                     syntheticCandidate(u"image"_s, u"3"_s, Verdict::Unknown)}));
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(names(), (QStringList{u""_s, u"slide"_s, u"image"_s, u"video"_s}));
+}
+
+void TestUiModels::unreadableDomainHasNoCounts()
+{
+    DomainListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    RunReport r = syntheticReport({syntheticCandidate(u"slide"_s, u"1"_s, Verdict::Scheduled)});
+    DomainReport broken;
+    broken.name = QStringLiteral("video");
+    broken.candidateError = QStringLiteral("relation \"VideoJob\" does not exist");
+    r.domains << broken;
+    model.setReport(r);
+    int row = -1;
+    for (int i = 0; i < model.rowCount(); ++i)
+        if (model.index(i, 0).data(DomainListModel::DomainRole).toString() ==
+            QLatin1String("video"))
+            row = i;
+    QVERIFY(row >= 0);
+    // Not read is not zero.
+    QCOMPARE(model.index(row, DomainListModel::AbsentColumn).data().toString(),
+             QStringLiteral("\u2014"));
+    QVERIFY(model.index(row, 0).data().toString().contains(QStringLiteral("not read")));
+    QVERIFY(
+        model.index(row, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("VideoJob")));
+    QVERIFY(model.index(row, 0).data(DomainListModel::SeverityRole).toLongLong() >
+            model.index(row == 1 ? 2 : 1, 0).data(DomainListModel::SeverityRole).toLongLong());
+}
+
+void TestUiModels::actionsKeepHistoryAndReplacePlan()
+{
+    ActionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const CandidateVerdict a = syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Absent);
+    const CandidateVerdict b = syntheticCandidate(u"video"_s, u"b"_s, Verdict::Absent);
+    const CandidateVerdict c = syntheticCandidate(u"slide"_s, u"c"_s, Verdict::Absent);
+    model.setReport(syntheticReport({a, b, c}));
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.pendingCount(), 3);
+    QCOMPARE(model.index(0, ActionsModel::PreconditionColumn).data().toString(),
+             QStringLiteral("PROCESSING, updatedAt %1, gen 7").arg(a.candidate.updatedAtText));
+
+    Action applied = syntheticAction(b, true);
+    applied.result = ActionResult::Applied;
+    applied.executedAt = QDateTime::currentDateTimeUtc();
+    model.updateAction(applied);
+    QCOMPARE(model.index(1, ActionsModel::ResultColumn).data().toString(),
+             QStringLiteral("applied"));
+
+    // Next run: only c is still planned. a's pending plan goes; b's applied result stays.
+    model.setReport(syntheticReport({c}));
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(!model.actionFor(QStringLiteral("slide/a")));
+    QCOMPARE(model.actionFor(QStringLiteral("video/b"))->result, ActionResult::Applied);
+    QCOMPARE(model.actionFor(QStringLiteral("slide/c"))->result, ActionResult::Pending);
+
+    // c runs and comes back stale; the next run plans it again: both stay, the plan is current.
+    Action stale = syntheticAction(c, false);
+    stale.result = ActionResult::Stale;
+    model.updateAction(stale);
+    model.setReport(syntheticReport({c}));
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.actionFor(QStringLiteral("slide/c"))->result, ActionResult::Pending);
+    QCOMPARE(model.index(1, ActionsModel::ResultColumn).data(ActionsModel::ResultRole).toInt(),
+             int(ActionResult::Stale));
+}
+
+void TestUiModels::rejectWritesNothingAndShowsDropped()
+{
+    ActionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setReport(syntheticReport({syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Absent)}));
+    model.reject(QStringLiteral("slide/a"));
+    const Action *a = model.actionFor(QStringLiteral("slide/a"));
+    QCOMPARE(a->result, ActionResult::Dropped);
+    QVERIFY(a->resultDetail.contains(QStringLiteral("rejected")));
+    QCOMPARE(model.pendingCount(), 0);
+}
+
+QTEST_MAIN(TestUiModels)
+#include "test_ui_models.moc"

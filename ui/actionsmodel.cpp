@@ -1,0 +1,252 @@
+#include "actionsmodel.h"
+
+#include "config/connectionurl.h"
+#include "verdictstyle.h"
+
+#include <QFont>
+#include <QSet>
+
+namespace reclaim::ui {
+
+ActionsModel::ActionsModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int ActionsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
+}
+
+int ActionsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+namespace {
+
+QString preconditionText(const Precondition &p)
+{
+    return QStringLiteral("%1, updatedAt %2, gen %3")
+        .arg(p.status, p.updatedAtText)
+        .arg(p.generation);
+}
+
+QString detailText(const Action &a)
+{
+    if (a.result == ActionResult::Pending) {
+        if (a.kind == ActionKind::Requeue)
+            return QStringLiteral("enqueue %1 as %2 on %3; %4")
+                .arg(a.jobName, a.jobId, a.queue, a.reason);
+        return a.reason;
+    }
+    QString text = redactSecrets(a.resultDetail);
+    if (a.parent.attempted) {
+        const QString parent =
+            a.parent.rows > 0
+                ? QStringLiteral("parent %1.%2 set to %3")
+                      .arg(a.parent.table, a.parent.column, a.parent.newValue)
+                : QStringLiteral("parent %1.%2 left alone").arg(a.parent.table, a.parent.column);
+        text = text.isEmpty() ? parent : text + QStringLiteral("; ") + parent;
+    }
+    return text.isEmpty() ? actionResultMeaning(a.result) : text;
+}
+
+} // namespace
+
+QVariant ActionsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Entry &e = m_entries.at(index.row());
+    const Action &a = e.action;
+    switch (role) {
+    case KeyRole:
+        return a.id;
+    case ResultRole:
+        return static_cast<int>(a.result);
+    case ApprovingRole:
+        return e.approving;
+    default:
+        break;
+    }
+    const int column = index.column();
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case ResultColumn:
+            if (e.approving)
+                return QStringLiteral("running\u2026");
+            if (m_readOnly && a.result == ActionResult::Pending)
+                return QStringLiteral("planned, not run");
+            return actionResultText(a.result);
+        case KindColumn:
+            return actionKindName(a.kind);
+        case JobColumn:
+            return a.id;
+        case PreconditionColumn:
+            return preconditionText(a.precondition);
+        case DetailColumn:
+            return detailText(a);
+        case TimeColumn:
+            return (a.executedAt.isValid() ? a.executedAt : e.plannedAt)
+                .toLocalTime()
+                .toString(QStringLiteral("HH:mm:ss"));
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::DecorationRole && column == ResultColumn)
+        return e.approving ? runningIcon() : actionResultIcon(a.result);
+    if (role == Qt::ForegroundRole && column == ResultColumn)
+        return actionResultColor(a.result);
+    if (role == Qt::FontRole && column == KindColumn) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::ToolTipRole) {
+        if (column == ResultColumn)
+            return actionResultMeaning(a.result);
+        if (column == DetailColumn)
+            return detailText(a);
+        if (column == JobColumn)
+            return a.jobType.isEmpty() ? a.id : QStringLiteral("%1, type %2").arg(a.id, a.jobType);
+        if (column == TimeColumn)
+            return a.executedAt.isValid() ? QStringLiteral("ran at this time")
+                                          : QStringLiteral("planned at this time");
+        if (column == PreconditionColumn)
+            return QStringLiteral(
+                       "The write happens only where the row still has status %1 and updatedAt %2, "
+                       "and generation %3 is still the newest run")
+                .arg(a.precondition.status, a.precondition.updatedAtText)
+                .arg(a.precondition.generation);
+    }
+    return {};
+}
+
+QVariant ActionsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= ColumnCount)
+        return {};
+    static const char *const names[] = {"Result", "Action",       "Job",
+                                        "Time",   "Precondition", "Detail"};
+    return QString::fromLatin1(names[section]);
+}
+
+void ActionsModel::rebuildIndex()
+{
+    m_index.clear();
+    for (qsizetype i = 0; i < m_entries.size(); ++i)
+        m_index.insert(m_entries.at(i).action.id, static_cast<int>(i));
+}
+
+void ActionsModel::emitRowChanged(int row)
+{
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void ActionsModel::setReport(const RunReport &report)
+{
+    QSet<QString> planned;
+    for (const Action &a : report.actions)
+        planned.insert(a.id);
+
+    // What was pending and is no longer planned goes; finished actions stay as history.
+    for (qsizetype i = m_entries.size() - 1; i >= 0; --i) {
+        const Entry &e = m_entries.at(i);
+        if (e.action.result == ActionResult::Pending && !e.approving &&
+            !planned.contains(e.action.id)) {
+            beginRemoveRows({}, static_cast<int>(i), static_cast<int>(i));
+            m_entries.removeAt(i);
+            endRemoveRows();
+        }
+    }
+    rebuildIndex();
+
+    const QDateTime plannedAt =
+        report.finishedAt.isValid() ? report.finishedAt : QDateTime::currentDateTimeUtc();
+    QList<Entry> appended;
+    for (const Action &a : report.actions) {
+        const int row = m_index.value(a.id, -1);
+        if (row < 0) {
+            appended << Entry{a, plannedAt, false};
+            continue;
+        }
+        Entry &e = m_entries[row];
+        if (e.approving)
+            continue; // its result is on the way; that is what the operator needs to see
+        if (e.action.result != ActionResult::Pending) {
+            // Planned again after it ran (e.g. it came back stale): keep what happened as
+            // history and list the new plan after it; lookups by id find the newest.
+            appended << Entry{a, plannedAt, false};
+            continue;
+        }
+        e.action = a;
+        e.plannedAt = plannedAt;
+        emitRowChanged(row);
+    }
+    if (!appended.isEmpty()) {
+        const int first = static_cast<int>(m_entries.size());
+        beginInsertRows({}, first, first + static_cast<int>(appended.size()) - 1);
+        m_entries << appended;
+        rebuildIndex();
+        endInsertRows();
+    }
+}
+
+void ActionsModel::updateAction(const Action &action)
+{
+    const int row = m_index.value(action.id, -1);
+    if (row < 0) {
+        beginInsertRows({}, static_cast<int>(m_entries.size()), static_cast<int>(m_entries.size()));
+        m_entries << Entry{action, QDateTime::currentDateTimeUtc(), false};
+        rebuildIndex();
+        endInsertRows();
+        return;
+    }
+    m_entries[row].action = action;
+    m_entries[row].approving = false;
+    emitRowChanged(row);
+}
+
+void ActionsModel::setApproving(const QString &key, bool approving)
+{
+    const int row = m_index.value(key, -1);
+    if (row < 0 || m_entries.at(row).approving == approving)
+        return;
+    m_entries[row].approving = approving;
+    emitRowChanged(row);
+}
+
+void ActionsModel::reject(const QString &key)
+{
+    const int row = m_index.value(key, -1);
+    if (row < 0 || m_entries.at(row).action.result != ActionResult::Pending ||
+        m_entries.at(row).approving)
+        return;
+    Action &a = m_entries[row].action;
+    a.result = ActionResult::Dropped;
+    a.resultDetail = QStringLiteral("rejected by the operator; nothing written");
+    a.executedAt = QDateTime::currentDateTimeUtc();
+    emitRowChanged(row);
+}
+
+const Action *ActionsModel::actionFor(const QString &key) const
+{
+    const int row = m_index.value(key, -1);
+    return row < 0 ? nullptr : &m_entries.at(row).action;
+}
+
+bool ActionsModel::isApproving(const QString &key) const
+{
+    const int row = m_index.value(key, -1);
+    return row >= 0 && m_entries.at(row).approving;
+}
+
+int ActionsModel::pendingCount() const
+{
+    int n = 0;
+    for (const Entry &e : m_entries)
+        n += e.action.result == ActionResult::Pending ? 1 : 0;
+    return n;
+}
+
+} // namespace reclaim::ui

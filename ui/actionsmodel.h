@@ -1,0 +1,72 @@
+// Planned recovery actions with their preconditions, and each one's result once it has run.
+// A refresh replaces what is still pending with the new plan and keeps finished actions as
+// history (even when the same row is planned again), so the operator sees what was done to
+// which row and when. Lookups by id find the newest entry.
+#pragma once
+
+#include "recovery/runreport.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+
+namespace reclaim::ui {
+
+class ActionsModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        ResultColumn,
+        KindColumn,
+        JobColumn,
+        TimeColumn,
+        PreconditionColumn,
+        DetailColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        KeyRole = Qt::UserRole + 1, // Action::id, "<domain>/<row id>"
+        ResultRole,                 // int(ActionResult)
+        ApprovingRole,              // bool
+    };
+
+    explicit ActionsModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // Read-only consoles never run actions: pending ones read "planned, not run".
+    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    bool readOnly() const { return m_readOnly; }
+    void setReport(const RunReport &report);
+    void updateAction(const Action &action);
+    void setApproving(const QString &key, bool approving);
+    // The operator said no: nothing is written; the action shows as dropped.
+    void reject(const QString &key);
+
+    const Action *actionFor(const QString &key) const;
+    bool isApproving(const QString &key) const;
+    int rowOf(const QString &key) const { return m_index.value(key, -1); }
+    int pendingCount() const;
+
+private:
+    struct Entry
+    {
+        Action action;
+        QDateTime plannedAt;
+        bool approving = false;
+    };
+    void rebuildIndex();
+    void emitRowChanged(int row);
+
+    QList<Entry> m_entries;
+    QHash<QString, int> m_index;
+    bool m_readOnly = false;
+};
+
+} // namespace reclaim::ui

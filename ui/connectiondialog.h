@@ -1,0 +1,43 @@
+// Edits the connection profile: configuration file, PostgreSQL and Redis URLs, and passwords
+// that are kept in memory only. Problems are shown inline; the dialog stays open to fix them.
+#pragma once
+
+#include "connectionprofile.h"
+
+#include <QDialog>
+
+class QLabel;
+class QLineEdit;
+
+namespace reclaim::ui {
+
+class ConnectionDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit ConnectionDialog(
+        const ConnectionProfile &profile, QWidget *parent = nullptr,
+        const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
+
+    // The edited profile; URLs without passwords (a password typed into a URL moves to the
+    // password field).
+    ConnectionProfile profile() const;
+    // Shown in the dialog when it opens, e.g. why the last load failed.
+    void setProblem(const QString &problem);
+
+    void accept() override;
+
+private:
+    void updateSources();
+
+    QLineEdit *m_config;
+    QLineEdit *m_pgUrl;
+    QLineEdit *m_pgPassword;
+    QLineEdit *m_redisUrl;
+    QLineEdit *m_redisPassword;
+    QLabel *m_sources;
+    QLabel *m_problem;
+    QProcessEnvironment m_env;
+};
+
+} // namespace reclaim::ui

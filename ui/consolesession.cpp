@@ -1,0 +1,112 @@
+#include "consolesession.h"
+
+namespace reclaim::ui {
+
+ConsoleSession::ConsoleSession(Options options, QObject *parent)
+    : QObject(parent), m_options(options)
+{
+    registerMetaTypes();
+    m_autoTimer.setSingleShot(false);
+    connect(&m_autoTimer, &QTimer::timeout, this, &ConsoleSession::runNow);
+    m_peekTimer.setInterval(m_options.lockPeekMs);
+    connect(&m_peekTimer, &QTimer::timeout, this, &ConsoleSession::peekLock);
+}
+
+// RecoveryThread's destructor asks the worker to stop after its current action, then quits and
+// joins the thread; answers still queued for us are dropped with this object.
+ConsoleSession::~ConsoleSession() = default;
+
+void ConsoleSession::setConfig(const ReclaimConfig &config)
+{
+    m_config = config;
+    if (m_thread) {
+        RecoveryWorker *worker = m_thread->worker();
+        QMetaObject::invokeMethod(
+            worker, [worker, config] { worker->setConfig(config); }, Qt::QueuedConnection);
+        peekLock();
+        return;
+    }
+    m_thread = std::make_unique<RecoveryThread>(config);
+    RecoveryWorker *worker = m_thread->worker();
+    // The worker lives on its own thread, so these are queued; `this` as the context drops any
+    // answer that arrives after the session is gone.
+    connect(worker, &RecoveryWorker::runStarted, this, [this] { emit runStarted(); });
+    connect(worker, &RecoveryWorker::progress, this, &ConsoleSession::progress);
+    connect(worker, &RecoveryWorker::runFinished, this, [this](const RunReport &report) {
+        m_runInFlight = false;
+        emit runFinished(report);
+        peekLock();
+    });
+    connect(worker, &RecoveryWorker::actionFinished, this, [this](const Action &action) {
+        m_approvals = std::max(0, m_approvals - 1);
+        emit actionFinished(action);
+        peekLock();
+    });
+    connect(worker, &RecoveryWorker::lockStatus, this, [this](const LockStatus &status) {
+        m_peekInFlight = false;
+        emit lockStatus(status);
+    });
+    m_peekTimer.start();
+    peekLock();
+}
+
+bool ConsoleSession::runNow()
+{
+    if (!m_thread || m_runInFlight)
+        return false;
+    m_runInFlight = true;
+    RecoveryWorker *worker = m_thread->worker();
+    // The console plans and the operator approves: actions are never executed by the run itself.
+    const bool dryRun = m_options.readOnly;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, dryRun] {
+            worker->runNow(QStringLiteral("console"), dryRun, false, QStringLiteral("operator"));
+        },
+        Qt::QueuedConnection);
+    if (m_autoSeconds > 0)
+        m_autoTimer.start(); // count the interval from this run
+    return true;
+}
+
+bool ConsoleSession::approve(const Action &action, const Candidate &candidate)
+{
+    if (!m_thread || m_options.readOnly)
+        return false;
+    ++m_approvals;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker, action, candidate] { worker->approve(action, candidate); },
+        Qt::QueuedConnection);
+    return true;
+}
+
+void ConsoleSession::peekLock()
+{
+    // One peek at a time: while a run holds the worker, peeks would only pile up behind it.
+    if (!m_thread || m_peekInFlight)
+        return;
+    m_peekInFlight = true;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->peekLock(); }, Qt::QueuedConnection);
+}
+
+void ConsoleSession::setAutoRefreshSeconds(int seconds)
+{
+    m_autoSeconds = std::max(0, seconds);
+    if (m_autoSeconds == 0) {
+        m_autoTimer.stop();
+        return;
+    }
+    m_autoTimer.start(m_autoSeconds * 1000);
+}
+
+QDateTime ConsoleSession::nextRunAt() const
+{
+    if (!m_autoTimer.isActive())
+        return {};
+    return QDateTime::currentDateTime().addMSecs(m_autoTimer.remainingTime());
+}
+
+} // namespace reclaim::ui

@@ -1,0 +1,68 @@
+// The console's link to the recovery core: owns the worker thread, sends it commands as queued
+// calls and hands its answers to the UI thread. Nothing here ever waits on the network.
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "service/recoveryworker.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+
+namespace reclaim::ui {
+
+class ConsoleSession final : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        bool readOnly = false; // runs are dry runs; approvals are refused
+        int lockPeekMs = 3000; // how often the lock panel asks Redis
+    };
+
+    explicit ConsoleSession(Options options, QObject *parent = nullptr);
+    ~ConsoleSession() override;
+    Q_DISABLE_COPY_MOVE(ConsoleSession)
+
+    // The first call starts the worker thread; later calls hand the worker the new configuration
+    // (it takes effect from the next run).
+    void setConfig(const ReclaimConfig &config);
+    bool hasConfig() const { return m_thread != nullptr; }
+    const ReclaimConfig &config() const { return m_config; }
+    bool readOnly() const { return m_options.readOnly; }
+    bool runInFlight() const { return m_runInFlight; }
+    int approvalsInFlight() const { return m_approvals; }
+
+    // False (and nothing sent) without a configuration or while a run is in flight.
+    bool runNow();
+    // False (and nothing sent) in read-only mode or without a configuration.
+    bool approve(const Action &action, const Candidate &candidate);
+    void peekLock();
+
+    // 0 turns automatic runs off.
+    void setAutoRefreshSeconds(int seconds);
+    int autoRefreshSeconds() const { return m_autoSeconds; }
+    QDateTime nextRunAt() const;
+
+signals:
+    void runStarted();
+    void progress(const QString &phase, int done, int total);
+    void runFinished(const reclaim::RunReport &report);
+    void actionFinished(const reclaim::Action &action);
+    void lockStatus(const reclaim::LockStatus &status);
+
+private:
+    Options m_options;
+    ReclaimConfig m_config;
+    std::unique_ptr<RecoveryThread> m_thread;
+    QTimer m_autoTimer;
+    QTimer m_peekTimer;
+    int m_autoSeconds = 0;
+    bool m_runInFlight = false;
+    bool m_peekInFlight = false;
+    int m_approvals = 0;
+};
+
+} // namespace reclaim::ui

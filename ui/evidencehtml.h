@@ -1,0 +1,20 @@
+// Renders one candidate's evidence, planned action, payloads and database row as HTML for the
+// details panel: what Reclaim saw, why it decided so, and what it would do.
+#pragma once
+
+#include "recovery/action.h"
+#include "recovery/verdict.h"
+
+#include <QByteArray>
+#include <QString>
+#include <optional>
+
+namespace reclaim::ui {
+
+// JSON pretty-printed (indented); anything that is not JSON comes back as it was.
+QString prettyJson(const QByteArray &bytes);
+
+QString evidenceHtml(const CandidateVerdict &verdict, const std::optional<Action> &action,
+                     bool approving);
+
+} // namespace reclaim::ui

@@ -1,0 +1,476 @@
+#include "mainwindow.h"
+
+#include "actionsmodel.h"
+#include "actionspanel.h"
+#include "banner.h"
+#include "candidatefilterproxy.h"
+#include "candidatespanel.h"
+#include "candidatetablemodel.h"
+#include "config/connectionurl.h"
+#include "connectiondialog.h"
+#include "connectionstatus.h"
+#include "consolesession.h"
+#include "detailspanel.h"
+#include "domainlistmodel.h"
+#include "lockpanel.h"
+#include "runchart.h"
+#include "runcontrols.h"
+#include "runproblems.h"
+#include "settings.h"
+#include "tablestyle.h"
+#include "verdictstyle.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace reclaim::ui {
+
+namespace {
+
+QString hhmmss(const QDateTime &t)
+{
+    return t.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+}
+
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto *label = new QLabel(title, box);
+    QFont f = label->font();
+    f.setBold(true);
+    label->setFont(f);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+} // namespace
+
+MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options options,
+                       QWidget *parent)
+    : QMainWindow(parent), m_settings(settings), m_profile(std::move(profile)), m_options(options),
+      m_session(new ConsoleSession({options.readOnly, options.lockPeekMs}, this)),
+      m_domains(new DomainListModel(this)), m_domainProxy(new QSortFilterProxyModel(this)),
+      m_candidates(new CandidateTableModel(this)), m_proxy(new CandidateFilterProxy(this)),
+      m_actions(new ActionsModel(this))
+{
+    m_actions->setReadOnly(options.readOnly);
+    m_proxy->setSourceModel(m_candidates);
+    m_domainProxy->setSourceModel(m_domains);
+    m_domainProxy->setSortRole(DomainListModel::SeverityRole);
+    m_domainProxy->setDynamicSortFilter(true);
+    m_domainProxy->sort(DomainListModel::NameColumn, Qt::DescendingOrder);
+
+    buildActions();
+    buildLayout();
+    restoreLayout();
+
+    connect(m_session, &ConsoleSession::runStarted, this, [this] {
+        m_runControls->setRunning(true);
+        m_lock->setRunInFlight(true);
+        m_runNow->setEnabled(false);
+    });
+    connect(m_session, &ConsoleSession::progress, m_runControls, &RunControls::setProgress);
+    connect(m_session, &ConsoleSession::runFinished, this, &MainWindow::showReport);
+    connect(m_session, &ConsoleSession::lockStatus, this, &MainWindow::showLockStatus);
+    connect(m_session, &ConsoleSession::actionFinished, this, &MainWindow::showActionResult);
+    connect(m_banner, &Banner::profileRequested, this, &MainWindow::openProfileDialog);
+    connect(m_runControls, &RunControls::autoRefreshChanged, this, [this](int seconds) {
+        m_session->setAutoRefreshSeconds(seconds);
+        m_runControls->setNextRun(m_session->nextRunAt());
+        if (m_options.rememberProfile)
+            m_settings.setAutoRefreshSeconds(seconds);
+    });
+
+    setWindowTitle(QStringLiteral("Reclaim console%1")
+                       .arg(m_options.readOnly ? QStringLiteral(" (read-only)") : QString()));
+    updateApproval();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    m_runNow = new QAction(QStringLiteral("Run now"), this);
+    m_runNow->setShortcut(QKeySequence(Qt::Key_F5));
+    m_runNow->setToolTip(
+        QStringLiteral("Look at every domain now and plan actions (F5). Nothing is executed "
+                       "without your approval."));
+    connect(m_runNow, &QAction::triggered, this, [this] {
+        if (m_session->runNow())
+            m_runNow->setEnabled(false);
+    });
+
+    m_approve = new QAction(QStringLiteral("Approve"), this);
+    m_approve->setShortcuts({QKeySequence(Qt::Key_A)});
+    connect(m_approve, &QAction::triggered, this, &MainWindow::approveCurrent);
+    m_reject = new QAction(QStringLiteral("Reject"), this);
+    m_reject->setShortcuts({QKeySequence(Qt::Key_R), QKeySequence(Qt::Key_Delete)});
+    m_reject->setIconText(QStringLiteral("Reject (R)"));
+    m_reject->setToolTip(
+        QStringLiteral("Do not run this action (R or Delete). Nothing is written."));
+    connect(m_reject, &QAction::triggered, this, &MainWindow::rejectCurrent);
+
+    m_profileAction = new QAction(QStringLiteral("Connection profile\u2026"), this);
+    m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    connect(m_profileAction, &QAction::triggered, this, &MainWindow::openProfileDialog);
+    auto *quit = new QAction(QStringLiteral("Quit"), this);
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *connection = menuBar()->addMenu(QStringLiteral("&Connection"));
+    connection->addAction(m_profileAction);
+    connection->addSeparator();
+    connection->addAction(quit);
+    QMenu *runs = menuBar()->addMenu(QStringLiteral("&Run"));
+    runs->addAction(m_runNow);
+    QMenu *actions = menuBar()->addMenu(QStringLiteral("&Actions"));
+    actions->addAction(m_approve);
+    actions->addAction(m_reject);
+    // Window-wide shortcuts (text fields still take their own letters first).
+    addActions({m_runNow, m_approve, m_reject, m_profileAction});
+}
+
+void MainWindow::buildLayout()
+{
+    auto *central = new QWidget(this);
+    auto *outerLayout = new QVBoxLayout(central);
+    outerLayout->setContentsMargins(6, 4, 6, 2);
+    outerLayout->setSpacing(4);
+
+    m_runControls = new RunControls(m_runNow, central);
+    m_banner = new Banner(central);
+    outerLayout->addWidget(m_runControls);
+    outerLayout->addWidget(m_banner);
+
+    // Left: domains worst first, the lock, recent runs.
+    m_domainView = new QTableView(central);
+    configureTable(m_domainView);
+    m_domainView->setModel(m_domainProxy);
+    m_domainView->horizontalHeader()->setSectionResizeMode(DomainListModel::NameColumn,
+                                                           QHeaderView::Stretch);
+    for (int c = DomainListModel::UnknownColumn; c < DomainListModel::ColumnCount; ++c)
+        m_domainView->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_lock = new LockPanel(central);
+    m_chart = new RunChart(central);
+    m_chart->setMinimumHeight(160);
+    m_left = new QSplitter(Qt::Vertical, central);
+    m_left->addWidget(titled(QStringLiteral("Domains (worst first)"), m_domainView, m_left));
+    m_left->addWidget(m_lock);
+    m_left->addWidget(titled(QStringLiteral("Recent runs"), m_chart, m_left));
+    m_left->setStretchFactor(0, 3);
+    m_left->setStretchFactor(1, 0);
+    m_left->setStretchFactor(2, 2);
+
+    m_candidatesPanel = new CandidatesPanel(m_candidates, m_proxy, central);
+    auto *focusFilter = new QAction(this);
+    focusFilter->setShortcut(QKeySequence::Find);
+    connect(focusFilter, &QAction::triggered, m_candidatesPanel, &CandidatesPanel::focusFilter);
+    addAction(focusFilter);
+
+    // Right: the candidates across the full width, and below them the selected job's evidence
+    // next to the actions to approve, so the evidence is in view when approving.
+    m_actionsPanel = new ActionsPanel(m_actions, m_approve, m_reject, central);
+    m_details = new DetailsPanel(central);
+    m_bottom = new QSplitter(Qt::Horizontal, central);
+    m_bottom->addWidget(
+        titled(QStringLiteral("Selected job: evidence and plan"), m_details, m_bottom));
+    m_bottom->addWidget(m_actionsPanel);
+    m_bottom->setStretchFactor(0, 4);
+    m_bottom->setStretchFactor(1, 3);
+    m_center = new QSplitter(Qt::Vertical, central);
+    m_center->addWidget(m_candidatesPanel);
+    m_center->addWidget(m_bottom);
+    m_center->setStretchFactor(0, 1);
+    m_center->setStretchFactor(1, 1);
+
+    m_outer = new QSplitter(Qt::Horizontal, central);
+    m_outer->addWidget(m_left);
+    m_outer->addWidget(m_center);
+    m_outer->setStretchFactor(0, 0);
+    m_outer->setStretchFactor(1, 1);
+    outerLayout->addWidget(m_outer, 1);
+    setCentralWidget(central);
+
+    m_connection = new ConnectionStatus(m_options.readOnly, this);
+    statusBar()->addPermanentWidget(m_connection); // action results show as messages on its left
+
+    connect(m_candidatesPanel, &CandidatesPanel::currentKeyChanged, this,
+            [this](const QString &key) {
+                if (!m_syncingSelection)
+                    setCurrentKey(key);
+            });
+    connect(m_actionsPanel, &ActionsPanel::actionSelected, this, [this](const QString &key) {
+        if (!selectCandidate(key))
+            setCurrentKey(key); // filtered out of the table: show it anyway
+    });
+    connect(m_domainView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                m_proxy->setDomain(current.data(DomainListModel::DomainRole).toString());
+            });
+}
+
+void MainWindow::restoreLayout()
+{
+    m_left->setSizes({220, 170, 300});
+    m_center->setSizes({340, 400});
+    m_bottom->setSizes({620, 500});
+    m_outer->setSizes({270, 1130});
+    if (!m_options.rememberProfile)
+        return;
+    restoreGeometry(m_settings.windowGeometry());
+    m_left->restoreState(m_settings.splitterState(QStringLiteral("left")));
+    m_center->restoreState(m_settings.splitterState(QStringLiteral("center")));
+    m_bottom->restoreState(m_settings.splitterState(QStringLiteral("bottom")));
+    m_outer->restoreState(m_settings.splitterState(QStringLiteral("outer")));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_options.rememberProfile) {
+        m_settings.setWindowGeometry(saveGeometry());
+        m_settings.setSplitterState(QStringLiteral("left"), m_left->saveState());
+        m_settings.setSplitterState(QStringLiteral("center"), m_center->saveState());
+        m_settings.setSplitterState(QStringLiteral("bottom"), m_bottom->saveState());
+        m_settings.setSplitterState(QStringLiteral("outer"), m_outer->saveState());
+        m_settings.sync();
+    }
+    event->accept();
+}
+
+void MainWindow::start()
+{
+    const auto config = loadProfile(m_profile);
+    if (!config) {
+        showConfigProblem(config.error());
+        return;
+    }
+    applyConfig(*config);
+}
+
+void MainWindow::applyConfig(const ReclaimConfig &config)
+{
+    m_banner->clearMessage(QStringLiteral("config"));
+    m_session->setConfig(config);
+    m_banner->setMessage(
+        QStringLiteral("mode"), Banner::Severity::Info,
+        m_options.readOnly
+            ? QStringLiteral("Read-only console: runs are dry runs and actions are only "
+                             "planned; nothing is written to Redis or PostgreSQL.")
+            : QString());
+    m_connection->setConfig(config);
+    const std::optional<int> chosen =
+        m_options.rememberProfile ? m_settings.autoRefreshSeconds() : std::nullopt;
+    const int seconds = chosen.value_or(static_cast<int>(config.run.interval.count()));
+    m_runControls->setAutoRefreshSeconds(seconds);
+    m_session->setAutoRefreshSeconds(seconds);
+    m_session->runNow();
+    m_runControls->setNextRun(m_session->nextRunAt());
+    updateApproval();
+}
+
+void MainWindow::showConfigProblem(const QString &problem)
+{
+    m_banner->setMessage(QStringLiteral("config"), Banner::Severity::Error,
+                         problem + QStringLiteral(" Nothing can run until it is fixed."), true);
+    m_lock->setUnavailable(QStringLiteral("no configuration loaded"));
+    m_connection->setConfigMissing(m_profile.configPath);
+    m_runNow->setEnabled(false);
+    updateApproval();
+}
+
+void MainWindow::openProfileDialog()
+{
+    auto *dialog = new ConnectionDialog(m_profile, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_banner->hasMessage(QStringLiteral("config")))
+        dialog->setProblem(m_banner->text().remove(QRegularExpression(QStringLiteral("<[^>]*>"))));
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_profile = dialog->profile();
+        if (m_options.rememberProfile)
+            m_profile.save(m_settings);
+        start();
+    });
+    dialog->open();
+}
+
+void MainWindow::showReport(const RunReport &report)
+{
+    ++m_reportsShown;
+    m_runControls->setRunning(false);
+    m_runControls->setLastRun(report);
+    m_runControls->setNextRun(m_session->nextRunAt());
+    m_runNow->setEnabled(m_session->hasConfig() && !m_session->runInFlight());
+    m_lock->setRunInFlight(false);
+    m_chart->addRun(report);
+
+    std::optional<QDateTime> shownRun;
+    if (m_lastCompleted)
+        shownRun = m_lastCompleted->startedAt;
+    showRunProblems(*m_banner, report, shownRun);
+    if (report.outcome == RunReport::Outcome::Completed) {
+        m_domains->setReport(report);
+        m_candidates->setReport(report);
+        m_actions->setReport(report);
+        m_lastCompleted = report;
+        m_candidatesPanel->setCounts(&*m_lastCompleted);
+        m_connection->setDatabaseRead(report.startedAt);
+    } else if (report.outcome == RunReport::Outcome::Failed) {
+        m_connection->setDatabaseFailed(report.startedAt, report.outcomeDetail);
+    }
+
+    // At 3 a.m. the first thing on screen should be the worst job, with its evidence.
+    if (!m_domainView->selectionModel()->currentIndex().isValid() && m_domainProxy->rowCount() > 0)
+        m_domainView->selectionModel()->setCurrentIndex(m_domainProxy->index(0, 0),
+                                                        QItemSelectionModel::ClearAndSelect |
+                                                            QItemSelectionModel::Rows);
+    if (m_currentKey.isEmpty() && m_proxy->rowCount() > 0)
+        m_candidatesPanel->select(
+            m_proxy->index(0, 0).data(CandidateTableModel::KeyRole).toString());
+    refreshDetails();
+    updateApproval();
+    emit reportShown();
+}
+
+void MainWindow::showLockStatus(const LockStatus &status)
+{
+    m_lock->setStatus(status);
+    m_lockShown = true;
+    m_connection->setRedis(status);
+    emit lockStatusShown();
+}
+
+void MainWindow::showActionResult(const Action &action)
+{
+    m_actions->updateAction(action);
+    m_candidates->updateAction(action);
+    m_chart->recordAction(action);
+    statusBar()->showMessage(
+        QStringLiteral("%1 %2: %3")
+            .arg(actionKindName(action.kind), action.id, actionResultText(action.result)),
+        15000);
+    if (action.id == m_currentKey)
+        refreshDetails();
+    updateApproval();
+    emit actionResultShown(action);
+}
+
+QTableView *MainWindow::candidateView() const
+{
+    return m_candidatesPanel->view();
+}
+
+bool MainWindow::selectCandidate(const QString &key)
+{
+    return m_candidatesPanel->select(key);
+}
+
+void MainWindow::setCurrentKey(const QString &key)
+{
+    m_currentKey = key;
+    m_syncingSelection = true;
+    m_actionsPanel->selectKey(key);
+    m_syncingSelection = false;
+    refreshDetails();
+    updateApproval();
+}
+
+void MainWindow::refreshDetails()
+{
+    const CandidateTableModel::Row *row = m_candidates->rowForKey(m_currentKey);
+    m_details->showRow(row);
+}
+
+QString MainWindow::approvalBlocker() const
+{
+    if (m_currentKey.isEmpty())
+        return QStringLiteral("Select a job with a planned action.");
+    // What the job is decides first: an UNKNOWN or SCHEDULED job never has anything to approve.
+    const CandidateTableModel::Row *row = m_candidates->rowForKey(m_currentKey);
+    const Action *action = m_actions->actionFor(m_currentKey);
+    if (row && row->verdict.verdict == Verdict::Unknown)
+        return QStringLiteral("UNKNOWN: Reclaim could not look, so there is nothing to approve; it "
+                              "looks again next run.");
+    if (row && row->verdict.verdict == Verdict::Scheduled)
+        return QStringLiteral("SCHEDULED: the job is in its queue; nothing to do.");
+    if (m_options.readOnly)
+        return QStringLiteral("Read-only console (--read-only): approvals are off.");
+    if (!m_session->hasConfig())
+        return QStringLiteral("Not connected: fix the connection profile first.");
+    if (!action)
+        return QStringLiteral("No action is planned for this job.");
+    if (m_actions->isApproving(m_currentKey))
+        return QStringLiteral("Running: re-checking under the lock, then executing\u2026");
+    if (action->result != ActionResult::Pending)
+        return QStringLiteral("Already done: %1 at %2.")
+            .arg(actionResultText(action->result), hhmmss(action->executedAt));
+    if (!row)
+        return QStringLiteral("The job is no longer a candidate in the latest run.");
+    return {};
+}
+
+void MainWindow::updateApproval()
+{
+    const QString blocker = approvalBlocker();
+    const Action *action = m_actions->actionFor(m_currentKey);
+    const bool pending =
+        action && action->result == ActionResult::Pending && !m_actions->isApproving(m_currentKey);
+    m_approve->setEnabled(blocker.isEmpty());
+    m_reject->setEnabled(!m_options.readOnly && pending);
+    m_approve->setText(pending ? QStringLiteral("Approve %1").arg(actionKindName(action->kind))
+                               : QStringLiteral("Approve"));
+    m_approve->setIconText(m_approve->text() +
+                           QStringLiteral(" (A)")); // the button says its shortcut
+    m_approve->setToolTip(
+        blocker.isEmpty()
+            ? QStringLiteral("Run this action now (A). Reclaim takes the lock and looks the job up "
+                             "again first; if it is no longer ABSENT, nothing is done.")
+            : blocker);
+    m_actionsPanel->setApprovalHint(
+        blocker.isEmpty() ? QStringLiteral("%1 of %2: re-checked under the lock before it runs.")
+                                .arg(actionKindName(action->kind), m_currentKey)
+                          : blocker);
+}
+
+void MainWindow::approveCurrent()
+{
+    if (!approvalBlocker().isEmpty())
+        return;
+    const CandidateTableModel::Row *row = m_candidates->rowForKey(m_currentKey);
+    const Action *action = m_actions->actionFor(m_currentKey);
+    if (!m_session->approve(*action, row->verdict.candidate))
+        return;
+    m_actions->setApproving(m_currentKey, true);
+    m_candidates->setApproving(m_currentKey, true);
+    refreshDetails();
+    updateApproval();
+}
+
+void MainWindow::rejectCurrent()
+{
+    const Action *action = m_actions->actionFor(m_currentKey);
+    if (m_options.readOnly || !action || action->result != ActionResult::Pending ||
+        m_actions->isApproving(m_currentKey))
+        return;
+    m_actions->reject(m_currentKey);
+    const Action rejected = *m_actions->actionFor(m_currentKey);
+    m_candidates->updateAction(rejected);
+    m_chart->recordAction(rejected);
+    refreshDetails();
+    updateApproval();
+}
+
+} // namespace reclaim::ui

@@ -1,0 +1,141 @@
+// The operator console's main window: domains worst first, the candidates with their evidence,
+// the lock, the planned actions to approve one at a time, and the recent runs. It renders
+// reports and sends commands; every I/O call happens on the session's worker thread.
+#pragma once
+
+#include "connectionprofile.h"
+#include "recovery/runreport.h"
+#include "service/recoveryworker.h"
+
+#include <QMainWindow>
+#include <optional>
+
+class QAction;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+
+namespace reclaim::ui {
+
+class ActionsModel;
+class ActionsPanel;
+class Banner;
+class CandidateFilterProxy;
+class CandidatesPanel;
+class CandidateTableModel;
+class ConnectionStatus;
+class ConsoleSession;
+class DetailsPanel;
+class DomainListModel;
+class LockPanel;
+class RunChart;
+class RunControls;
+class Settings;
+
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        bool readOnly = false;
+        bool rememberProfile = true; // false: never write the settings (screenshots, tests)
+        int lockPeekMs = 3000;
+    };
+
+    MainWindow(Settings &settings, ConnectionProfile profile, Options options,
+               QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads the profile's configuration and, if it loads, starts the first run. A configuration
+    // that does not load is shown in the window, with the profile dialog one click away.
+    void start();
+
+    // Renders a run's report (the session calls this; tests may feed synthetic reports).
+    void showReport(const RunReport &report);
+    void showLockStatus(const LockStatus &status);
+    void showActionResult(const Action &action);
+
+    // Selects the candidate `key` ("<domain>/<row id>") in the table, if it is shown.
+    bool selectCandidate(const QString &key);
+    QString currentKey() const { return m_currentKey; }
+    // Why approving the current selection is not possible ("" when it is).
+    QString approvalBlocker() const;
+
+    ConsoleSession *session() const { return m_session; }
+    CandidateTableModel *candidateModel() const { return m_candidates; }
+    CandidateFilterProxy *candidateProxy() const { return m_proxy; }
+    QTableView *candidateView() const;
+    DomainListModel *domainModel() const { return m_domains; }
+    QTableView *domainView() const { return m_domainView; }
+    ActionsModel *actionsModel() const { return m_actions; }
+    ActionsPanel *actionsPanel() const { return m_actionsPanel; }
+    LockPanel *lockPanel() const { return m_lock; }
+    DetailsPanel *detailsPanel() const { return m_details; }
+    RunChart *runChart() const { return m_chart; }
+    Banner *banner() const { return m_banner; }
+    QAction *approveAction() const { return m_approve; }
+    QAction *rejectAction() const { return m_reject; }
+    QAction *runNowAction() const { return m_runNow; }
+    int reportsShown() const { return m_reportsShown; }
+    bool lockShown() const { return m_lockShown; }
+
+signals:
+    void reportShown();
+    void lockStatusShown();
+    void actionResultShown(const reclaim::Action &action);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildActions();
+    void buildLayout();
+    void restoreLayout();
+    void applyConfig(const ReclaimConfig &config);
+    void showConfigProblem(const QString &problem);
+    void openProfileDialog();
+    void setCurrentKey(const QString &key);
+    void refreshDetails();
+    void updateApproval();
+    void approveCurrent();
+    void rejectCurrent();
+
+    Settings &m_settings;
+    ConnectionProfile m_profile;
+    Options m_options;
+    ConsoleSession *m_session;
+
+    DomainListModel *m_domains;
+    QSortFilterProxyModel *m_domainProxy;
+    CandidateTableModel *m_candidates;
+    CandidateFilterProxy *m_proxy;
+    ActionsModel *m_actions;
+
+    Banner *m_banner = nullptr;
+    RunControls *m_runControls = nullptr;
+    QTableView *m_domainView = nullptr;
+    CandidatesPanel *m_candidatesPanel = nullptr;
+    DetailsPanel *m_details = nullptr;
+    LockPanel *m_lock = nullptr;
+    RunChart *m_chart = nullptr;
+    ActionsPanel *m_actionsPanel = nullptr;
+    QSplitter *m_outer = nullptr;
+    QSplitter *m_center = nullptr;
+    QSplitter *m_bottom = nullptr;
+    QSplitter *m_left = nullptr;
+    ConnectionStatus *m_connection = nullptr;
+
+    QAction *m_runNow = nullptr;
+    QAction *m_approve = nullptr;
+    QAction *m_reject = nullptr;
+    QAction *m_profileAction = nullptr;
+
+    QString m_currentKey;
+    bool m_syncingSelection = false;
+    int m_reportsShown = 0;
+    bool m_lockShown = false;
+    std::optional<RunReport> m_lastCompleted;
+};
+
+} // namespace reclaim::ui

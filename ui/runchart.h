@@ -1,0 +1,58 @@
+// A small chart of the recent runs: candidates by verdict as stacked bars, and how many of each
+// run's planned actions were applied or came back refused (stale, fenced, dropped, ...).
+#pragma once
+
+#include "recovery/runreport.h"
+
+#include <QSet>
+#include <QWidget>
+
+class QBarCategoryAxis;
+class QChartView;
+class QLabel;
+class QBarSet;
+class QLineSeries;
+class QValueAxis;
+
+namespace reclaim::ui {
+
+class RunChart final : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kMaxRuns = 12;
+
+    explicit RunChart(QWidget *parent = nullptr);
+
+    void addRun(const RunReport &report);
+    // An approved (or rejected) action's result, counted against the run that planned it.
+    void recordAction(const Action &action);
+    int runCount() const { return static_cast<int>(m_points.size()); }
+
+private:
+    struct Point
+    {
+        QString label;
+        int unknown = 0;
+        int absent = 0;
+        int scheduled = 0;
+        int planned = 0;
+        int applied = 0;
+        int refused = 0;
+        QSet<QString> actionIds;
+    };
+    void rebuild();
+
+    QList<Point> m_points;
+    QChartView *m_view;
+    QBarSet *m_unknown;
+    QBarSet *m_absent;
+    QBarSet *m_scheduled;
+    QLineSeries *m_planned;
+    QLineSeries *m_applied;
+    QLineSeries *m_refused;
+    QBarCategoryAxis *m_x;
+    QValueAxis *m_y;
+};
+
+} // namespace reclaim::ui

@@ -1,0 +1,30 @@
+// How verdicts and action results look on screen: a word, a glyph, a shape and a colour, so that
+// none of them is ever told by colour alone.
+#pragma once
+
+#include "recovery/action.h"
+#include "recovery/verdict.h"
+
+#include <QColor>
+#include <QIcon>
+#include <QString>
+
+namespace reclaim::ui {
+
+// Worst first: UNKNOWN (could not look) 0, ABSENT (orphaned) 1, SCHEDULED (fine) 2.
+int verdictSeverity(Verdict v);
+QString verdictGlyph(Verdict v);
+QColor verdictColor(Verdict v);
+QIcon verdictIcon(Verdict v);
+// What the verdict means for the operator, for tooltips.
+QString verdictMeaning(Verdict v);
+
+QString actionResultText(ActionResult r);
+QColor actionResultColor(ActionResult r);
+QIcon actionResultIcon(ActionResult r);
+QString actionResultMeaning(ActionResult r);
+
+// The "approval in flight" state, which is the console's, not the core's.
+QIcon runningIcon();
+
+} // namespace reclaim::ui
