@@ -115,29 +115,37 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
     return store;
 }
 
-Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainConfig &d)
+CandidateQuery candidateQuery(const DomainConfig &d)
 {
     const JobColumns &c = d.columns;
     const QString typeExpr = c.type.isEmpty() ? QStringLiteral("''") : quoteIdentifier(c.type) + QStringLiteral("::text");
-    QString sql = QStringLiteral("SELECT %1::text, %2::text, %3, %4::text, "
-                                 "extract(epoch FROM %4)::float8, row_to_json(t)::text "
-                                 "FROM %5 AS t WHERE %2 IN (%6)")
-                      .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
-                           quoteIdentifier(c.updatedAt), quoteIdentifier(d.table),
-                           placeholders(d.candidateStatuses.size()));
+    CandidateQuery out;
+    out.sql = QStringLiteral("SELECT %1::text, %2::text, %3, %4::text, "
+                             "extract(epoch FROM %4)::float8, row_to_json(t)::text "
+                             "FROM %5 AS t WHERE %2 IN (%6)")
+                  .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
+                       quoteIdentifier(c.updatedAt), quoteIdentifier(d.table),
+                       placeholders(d.candidateStatuses.size()));
     if (!d.types.isEmpty())
-        sql += QStringLiteral(" AND %1 IN (%2)").arg(quoteIdentifier(c.type), placeholders(d.types.size()));
-    sql += QStringLiteral(" AND %1 < now() - make_interval(secs => ?) ORDER BY %1").arg(quoteIdentifier(c.updatedAt));
+        out.sql += QStringLiteral(" AND %1 IN (%2)").arg(quoteIdentifier(c.type), placeholders(d.types.size()));
+    out.sql += QStringLiteral(" AND %1 < now() - make_interval(secs => ?) ORDER BY %1").arg(quoteIdentifier(c.updatedAt));
+    for (const QString &s : d.candidateStatuses)
+        out.binds << s;
+    for (const QString &t : d.types)
+        out.binds << t;
+    out.binds << static_cast<double>(d.threshold.count());
+    return out;
+}
 
+Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainConfig &d)
+{
+    const CandidateQuery query = candidateQuery(d);
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.setForwardOnly(true);
-    if (!q.prepare(sql))
+    if (!q.prepare(query.sql))
         return unexpected(failure(QStringLiteral("preparing the candidate query of %1").arg(d.name), q));
-    for (const QString &s : d.candidateStatuses)
-        q.addBindValue(s);
-    for (const QString &t : d.types)
-        q.addBindValue(t);
-    q.addBindValue(static_cast<double>(d.threshold.count()));
+    for (const QVariant &v : query.binds)
+        q.addBindValue(v);
     if (!q.exec())
         return unexpected(failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
     QList<Candidate> out;

@@ -6,6 +6,7 @@
 #include "store/jobstore.h"
 
 #include <QString>
+#include <QVariantList>
 
 class QSqlQuery;
 
@@ -44,5 +45,14 @@ private:
 
 // The SQL identifier, double-quoted (config validation already refused anything but plain names).
 QString quoteIdentifier(const QString &name);
+
+// The candidate query of one domain exactly as readCandidates() prepares it, with its bind
+// values in order (the benchmark EXPLAINs this very statement).
+struct CandidateQuery
+{
+    QString sql;
+    QVariantList binds;
+};
+CandidateQuery candidateQuery(const DomainConfig &domain);
 
 } // namespace reclaim
