@@ -1,6 +1,7 @@
 // The recovery core when a server is gone: Redis frozen in the middle of a run or before it,
 // PostgreSQL unreachable. Each time the run ends within seconds, says what it could not do, and
 // writes nothing where it could not look.
+#include "support/callbackprogress.h"
 #include "recovery/engine.h"
 #include "reportprinter.h"
 #include "support/refapp.h"
@@ -18,17 +19,6 @@ using namespace reclaim;
 using namespace reclaim::test;
 
 namespace {
-
-class CallbackProgress final : public RunProgress
-{
-public:
-    explicit CallbackProgress(std::function<void(const QString &, int, int)> f) : m_f(std::move(f))
-    {}
-    void phase(const QString &phase, int done, int total) override { m_f(phase, done, total); }
-
-private:
-    std::function<void(const QString &, int, int)> m_f;
-};
 
 // SIGSTOP on the sandbox redis-server: it keeps its socket open and accepts connections, but
 // never answers — the "hung server" case, harder than a refused connection.

@@ -2,6 +2,7 @@
 // read and our write, microsecond timestamps, a lookup that errors for one candidate only, and a
 // wait list longer than the probe may walk. One seeded incident is shared; each test works on
 // its own domain, so they do not disturb each other.
+#include "support/callbackprogress.h"
 #include "queue/bullmqredis.h"
 #include "recovery/engine.h"
 #include "support/refapp.h"
@@ -18,17 +19,6 @@ using namespace reclaim;
 using namespace reclaim::test;
 
 namespace {
-
-class CallbackProgress final : public RunProgress
-{
-public:
-    explicit CallbackProgress(std::function<void(const QString &, int, int)> f) : m_f(std::move(f))
-    {}
-    void phase(const QString &phase, int done, int total) override { m_f(phase, done, total); }
-
-private:
-    std::function<void(const QString &, int, int)> m_f;
-};
 
 QString str(const QJsonObject &o, const char *key)
 {

@@ -1,6 +1,7 @@
 // One whole recovery run over fakes: the order of the stages (lock, candidates before the queue,
 // lookup, scan only when needed, plan, execute, release) and every rule about when nothing may
 // be written.
+#include "support/callbackprogress.h"
 #include "recovery/recoveryrun.h"
 #include "support/fakes.h"
 #include "testprint.h"
@@ -12,17 +13,6 @@ using namespace reclaim;
 using namespace reclaim::test;
 
 namespace {
-
-class CallbackProgress final : public RunProgress
-{
-public:
-    explicit CallbackProgress(std::function<void(const QString &, int, int)> f) : m_f(std::move(f))
-    {}
-    void phase(const QString &phase, int done, int total) override { m_f(phase, done, total); }
-
-private:
-    std::function<void(const QString &, int, int)> m_f;
-};
 
 // The fakes of one run, sharing one call log.
 struct World

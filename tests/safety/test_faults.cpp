@@ -1,12 +1,9 @@
 // Faults at every step boundary of a run, against real servers: Redis stopped, paused or
 // restarted; PostgreSQL restarted. Each time: no wrong write, no hang past the configured
 // timeouts, and once the servers are back every orphan is recovered (SPEC §4, issue 4).
-#include "faultports.h"
+#include "hookedrun.h"
 #include "ownredis.h"
 
-#include "queue/bullmqredis.h"
-#include "recovery/recoveryrun.h"
-#include "store/pgjobstore.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -58,20 +55,6 @@ class TestFaults : public QObject
     Q_OBJECT
 private:
     SandboxEnv m_env;
-
-    RunReport runOnce(const ReclaimConfig &config, const BoundaryHook &hook)
-    {
-        auto store = PgJobStore::open(config, false);
-        BullmqRedis redis(config.redis, config.run);
-        HookedStore hookedStore(store ? **store : *static_cast<JobStore *>(nullptr), hook);
-        HookedQueue hookedQueue(redis, redis, redis, hook);
-        RecoveryRun run(config, store ? &hookedStore : nullptr, store ? QString() : store.error().message,
-                        hookedQueue, hookedQueue, hookedQueue);
-        RunRequest request;
-        request.trigger = QStringLiteral("fault-test");
-        request.actor = Actor{QStringLiteral("test"), QStringLiteral("faults"), QStringLiteral("test"), {}};
-        return run.run(request);
-    }
 
 private slots:
     void initTestCase()
@@ -133,7 +116,7 @@ private slots:
         };
         QElapsedTimer elapsed;
         elapsed.start();
-        const RunReport faulted = runOnce(config, hook);
+        const RunReport faulted = runHooked(config, hook, QStringLiteral("faults"));
         const qint64 ms = elapsed.elapsed();
         QVERIFY2(fired || boundary == QLatin1String("enqueue"), "the boundary was never reached");
         // No hang: bounded by the timeouts (0.5 s per Redis call), far below a stuck run.
@@ -160,7 +143,7 @@ private slots:
         // Servers back: at most a few runs (the lock may still carry the faulted run's TTL).
         RunReport recovered;
         for (int i = 0; i < 10; ++i) {
-            recovered = runOnce(config, [](const QString &) {});
+            recovered = runHooked(config, [](const QString &) {}, QStringLiteral("faults"));
             if (recovered.outcome == RunReport::Outcome::Completed)
                 break;
             QTest::qWait(1000);

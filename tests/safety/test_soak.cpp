@@ -4,14 +4,12 @@
 // database, Redis and the audit trail: no live worker's job was requeued or failed, every
 // orphan is recovered within two runs after the faults stop, no READY parent was demoted, and
 // no row's job was runnable twice. Seeded (RECLAIM_SOAK_SEED, printed) so a failure replays.
-#include "faultports.h"
+#include "hookedrun.h"
 #include "ownredis.h"
 #include "soakworkers.h"
 
 #include "queue/bullmqredis.h"
 #include "recovery/domainscan.h"
-#include "recovery/recoveryrun.h"
-#include "store/pgjobstore.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -72,24 +70,6 @@ class TestSoak : public QObject
     Q_OBJECT
 private:
     SandboxEnv m_env;
-
-    RunReport recover(const ReclaimConfig &config, const BoundaryHook &hook, bool dryRun = false)
-    {
-        auto store = PgJobStore::open(config, dryRun);
-        BullmqRedis redis(config.redis, config.run);
-        if (!store) {
-            RecoveryRun failed(config, nullptr, store.error().message, redis, redis, redis);
-            return failed.run(RunRequest{});
-        }
-        HookedStore hookedStore(**store, hook);
-        HookedQueue hookedQueue(redis, redis, redis, hook);
-        RecoveryRun run(config, &hookedStore, {}, hookedQueue, hookedQueue, hookedQueue);
-        RunRequest request;
-        request.trigger = QStringLiteral("soak");
-        request.dryRun = dryRun;
-        request.actor = Actor{QStringLiteral("test"), QStringLiteral("soak"), QStringLiteral("test"), {}};
-        return run.run(request);
-    }
 
 private slots:
     void initTestCase()
@@ -154,7 +134,7 @@ private slots:
             std::thread resumer;
             bool fired = false;
             const QSet<QString> readyBefore = readyParents(env);
-            const RunReport report = recover(config, [&](const QString &at) {
+            const RunReport report = runHooked(config, [&](const QString &at) {
                 if (!fault || fired || at != boundary)
                     return;
                 fired = true;
@@ -170,7 +150,7 @@ private slots:
                         own.resume();
                     });
                 }
-            });
+            }, QStringLiteral("soak"));
             if (resumer.joinable())
                 resumer.join();
             const QSet<QString> readyAfter = readyParents(env);
@@ -189,10 +169,10 @@ private slots:
         QTest::qWait(7000);
         workers.poll();
         for (int i = 0; i < 2; ++i) {
-            const RunReport r = recover(config, [](const QString &) {});
+            const RunReport r = runHooked(config, [](const QString &) {}, QStringLiteral("soak"));
             QCOMPARE(RunReport::outcomeName(r.outcome), QStringLiteral("completed"));
         }
-        const RunReport check = recover(config, [](const QString &) {}, true);
+        const RunReport check = runHooked(config, [](const QString &) {}, QStringLiteral("soak"), true);
         QCOMPARE(check.count(Verdict::Unknown), 0);
         QStringList absent;
         for (const DomainReport &d : check.domains)
