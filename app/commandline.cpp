@@ -69,7 +69,8 @@ std::optional<ListenAddress> parseListenAddress(const QString &text)
 
 QString defaultConfigPath()
 {
-    const QString fromEnv = QProcessEnvironment::systemEnvironment().value(QStringLiteral("RECLAIM_CONFIG"));
+    const QString fromEnv =
+        QProcessEnvironment::systemEnvironment().value(QStringLiteral("RECLAIM_CONFIG"));
     if (!fromEnv.isEmpty())
         return fromEnv;
     if (QFileInfo::exists(QStringLiteral("/etc/reclaim/reclaim.json")))
@@ -81,40 +82,50 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
 {
     QCommandLineParser p;
     p.setApplicationDescription(
-        QStringLiteral("Reclaim finds background jobs whose PostgreSQL row is stuck in PROCESSING or "
-                       "QUEUED while their BullMQ queue entry is gone, and recovers them.") +
+        QStringLiteral(
+            "Reclaim finds background jobs whose PostgreSQL row is stuck in PROCESSING or "
+            "QUEUED while their BullMQ queue entry is gone, and recovers them.") +
         QString::fromUtf8(kExamples));
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
     const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")},
                                      QStringLiteral("Show the version."));
     const QCommandLineOption config({QStringLiteral("c"), QStringLiteral("config")},
                                     QStringLiteral("Configuration file (default: $RECLAIM_CONFIG, "
                                                    "/etc/reclaim/reclaim.json, ./reclaim.json)."),
                                     QStringLiteral("file"));
-    const QCommandLineOption daemon(QStringLiteral("daemon"), QStringLiteral("Run headless: a run now, then every interval."));
-    const QCommandLineOption once(QStringLiteral("once"), QStringLiteral("One headless run, print the report, exit."));
-    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
-                                    QStringLiteral("Plan only: write nothing to Redis or PostgreSQL."));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("With --once: print the report as JSON."));
-    const QCommandLineOption interval(QStringLiteral("interval"),
-                                      QStringLiteral("Seconds between runs (overrides run.intervalSeconds)."),
-                                      QStringLiteral("seconds"));
+    const QCommandLineOption daemon(
+        QStringLiteral("daemon"), QStringLiteral("Run headless: a run now, then every interval."));
+    const QCommandLineOption once(QStringLiteral("once"),
+                                  QStringLiteral("One headless run, print the report, exit."));
+    const QCommandLineOption dryRun(
+        QStringLiteral("dry-run"),
+        QStringLiteral("Plan only: write nothing to Redis or PostgreSQL."));
+    const QCommandLineOption json(QStringLiteral("json"),
+                                  QStringLiteral("With --once: print the report as JSON."));
+    const QCommandLineOption interval(
+        QStringLiteral("interval"),
+        QStringLiteral("Seconds between runs (overrides run.intervalSeconds)."),
+        QStringLiteral("seconds"));
     const QCommandLineOption logFormat(QStringLiteral("log-format"),
                                        QStringLiteral("Log lines as 'text' (default) or 'json'."),
                                        QStringLiteral("format"), QStringLiteral("text"));
-    const QCommandLineOption logFile(QStringLiteral("log-file"), QStringLiteral("Also log to this rotating file."),
+    const QCommandLineOption logFile(QStringLiteral("log-file"),
+                                     QStringLiteral("Also log to this rotating file."),
                                      QStringLiteral("file"));
-    const QCommandLineOption metrics(QStringLiteral("metrics-address"),
-                                     QStringLiteral("Daemon: serve /metrics, /healthz, /readyz here "
-                                                    "(default 127.0.0.1:9477; 'off' to disable)."),
-                                     QStringLiteral("host:port"));
+    const QCommandLineOption metrics(
+        QStringLiteral("metrics-address"),
+        QStringLiteral("Daemon: serve /metrics, /healthz, /readyz here "
+                       "(default 127.0.0.1:9477; 'off' to disable)."),
+        QStringLiteral("host:port"));
     const QCommandLineOption readOnly(QStringLiteral("read-only"),
                                       QStringLiteral("Console: show everything, write nothing."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Console: run once, render the window to this PNG, exit."),
-                                        QStringLiteral("png"));
-    p.addOptions({help, version, config, daemon, once, dryRun, json, interval, logFormat, logFile, metrics,
-                  readOnly, screenshot});
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Console: run once, render the window to this PNG, exit."),
+        QStringLiteral("png"));
+    p.addOptions({help, version, config, daemon, once, dryRun, json, interval, logFormat, logFile,
+                  metrics, readOnly, screenshot});
 
     CommandLineResult result;
     result.helpText = p.helpText();
@@ -123,7 +134,8 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         return result;
     }
     if (!p.positionalArguments().isEmpty()) {
-        result.error = QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first());
+        result.error =
+            QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first());
         return result;
     }
     CommandLine c;

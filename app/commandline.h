@@ -4,14 +4,20 @@
 #include <QHostAddress>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace reclaim {
 
 struct CommandLine
 {
-    enum class Mode { Console, Daemon, Once, Version, Help };
+    enum class Mode
+    {
+        Console,
+        Daemon,
+        Once,
+        Version,
+        Help
+    };
     Mode mode = Mode::Console;
     QString configPath;
     bool dryRun = false;

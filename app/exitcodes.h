@@ -2,11 +2,11 @@
 #pragma once
 
 namespace reclaim::exitcode {
-constexpr int Ran = 0;             // a run completed (UNKNOWN candidates are not an error)
-constexpr int Usage = 1;           // bad command line
-constexpr int ConfigError = 2;     // the configuration file is missing or invalid
-constexpr int LockHeld = 3;        // skipped: another runner holds the lock
+constexpr int Ran = 0;              // a run completed (UNKNOWN candidates are not an error)
+constexpr int Usage = 1;            // bad command line
+constexpr int ConfigError = 2;      // the configuration file is missing or invalid
+constexpr int LockHeld = 3;         // skipped: another runner holds the lock
 constexpr int RedisUnreachable = 4; // skipped: Redis could not be reached to take the lock
-constexpr int RunFailed = 5;       // PostgreSQL unreachable, or the run could not proceed
-constexpr int ServeFailed = 6;     // --daemon: the metrics address could not be listened on
+constexpr int RunFailed = 5;        // PostgreSQL unreachable, or the run could not proceed
+constexpr int ServeFailed = 6;      // --daemon: the metrics address could not be listened on
 } // namespace reclaim::exitcode

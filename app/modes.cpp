@@ -1,8 +1,7 @@
-#include "oncecommand.h"
-
 #include "consolemode.h"
 #include "daemonmode.h"
 #include "exitcodes.h"
+#include "oncecommand.h"
 
 #include <QTextStream>
 

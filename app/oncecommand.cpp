@@ -25,8 +25,10 @@ int runOnce(const CommandLine &cmd)
     request.trigger = QStringLiteral("once");
     request.dryRun = cmd.dryRun;
     request.executeActions = !cmd.dryRun && config->run.policy == Policy::Auto;
-    request.actor = Actor{QStringLiteral("once"), QHostInfo::localHostName(),
-                          QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER")), {}};
+    request.actor = Actor{QStringLiteral("once"),
+                          QHostInfo::localHostName(),
+                          QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER")),
+                          {}};
     const RunReport report = engine.run(request);
     QTextStream out(stdout);
     if (cmd.json)
@@ -35,7 +37,8 @@ int runOnce(const CommandLine &cmd)
         out << formatReport(report);
     out.flush();
     if (report.outcome != RunReport::Outcome::Completed)
-        err << "reclaim: " << RunReport::outcomeName(report.outcome) << ": " << report.outcomeDetail << "\n";
+        err << "reclaim: " << RunReport::outcomeName(report.outcome) << ": " << report.outcomeDetail
+            << "\n";
     return exitCodeFor(report);
 }
 

@@ -10,7 +10,8 @@ QString formatReport(const RunReport &r)
 {
     QString out;
     QTextStream s(&out);
-    s << "Reclaim run " << r.runId << (r.dryRun ? " (dry run)" : "") << ": " << RunReport::outcomeName(r.outcome);
+    s << "Reclaim run " << r.runId << (r.dryRun ? " (dry run)" : "") << ": "
+      << RunReport::outcomeName(r.outcome);
     if (!r.outcomeDetail.isEmpty())
         s << " — " << r.outcomeDetail;
     s << "\n";
@@ -25,41 +26,48 @@ QString formatReport(const RunReport &r)
           << d.count(Verdict::Absent) << ", UNKNOWN " << d.count(Verdict::Unknown);
         if (d.scan.ran)
             s << "; scanned " << d.scan.jobsRead << " jobs in " << d.scan.pages << " pages"
-              << (d.scan.malformed ? QStringLiteral(", %1 malformed skipped").arg(d.scan.malformed) : QString());
+              << (d.scan.malformed ? QStringLiteral(", %1 malformed skipped").arg(d.scan.malformed)
+                                   : QString());
         s << "\n";
         if (d.candidateError)
             s << "  could not read candidates: " << *d.candidateError << "\n";
         for (const CandidateVerdict &c : d.candidates)
             s << "  " << verdictName(c.verdict).leftJustified(9) << " " << c.candidate.id << " "
-              << (c.candidate.type.isEmpty() ? QString() : c.candidate.type + QLatin1Char(' ')) << c.candidate.status
-              << " — " << c.summary() << "\n";
+              << (c.candidate.type.isEmpty() ? QString() : c.candidate.type + QLatin1Char(' '))
+              << c.candidate.status << " — " << c.summary() << "\n";
     }
     if (!r.actions.isEmpty()) {
         s << "\nactions:\n";
         for (const Action &a : r.actions) {
-            s << "  " << actionKindName(a.kind).leftJustified(7) << " " << a.id << " → " << actionResultName(a.result);
+            s << "  " << actionKindName(a.kind).leftJustified(7) << " " << a.id << " → "
+              << actionResultName(a.result);
             if (!a.resultDetail.isEmpty())
                 s << " (" << a.resultDetail << ")";
             if (a.parent.attempted)
-                s << "; parent " << a.parent.table << "." << a.parent.column << " → " << a.parent.newValue
-                  << " rows=" << a.parent.rows;
+                s << "; parent " << a.parent.table << "." << a.parent.column << " → "
+                  << a.parent.newValue << " rows=" << a.parent.rows;
             s << "\n";
         }
     }
-    s << "\n" << r.count(Verdict::Scheduled) << " scheduled, " << r.count(Verdict::Absent) << " absent, "
+    s << "\n"
+      << r.count(Verdict::Scheduled) << " scheduled, " << r.count(Verdict::Absent) << " absent, "
       << r.count(Verdict::Unknown) << " unknown; " << r.actions.size() << " actions, "
-      << r.count(ActionResult::Applied) << " applied; " << r.redisRoundTrips << " Redis round trips; "
-      << r.startedAt.msecsTo(r.finishedAt) << " ms\n";
+      << r.count(ActionResult::Applied) << " applied; " << r.redisRoundTrips
+      << " Redis round trips; " << r.startedAt.msecsTo(r.finishedAt) << " ms\n";
     return out;
 }
 
 int exitCodeFor(const RunReport &r)
 {
     switch (r.outcome) {
-    case RunReport::Outcome::Completed: return exitcode::Ran;
-    case RunReport::Outcome::SkippedLockHeld: return exitcode::LockHeld;
-    case RunReport::Outcome::SkippedUnreachable: return exitcode::RedisUnreachable;
-    case RunReport::Outcome::Failed: return exitcode::RunFailed;
+    case RunReport::Outcome::Completed:
+        return exitcode::Ran;
+    case RunReport::Outcome::SkippedLockHeld:
+        return exitcode::LockHeld;
+    case RunReport::Outcome::SkippedUnreachable:
+        return exitcode::RedisUnreachable;
+    case RunReport::Outcome::Failed:
+        return exitcode::RunFailed;
     }
     return exitcode::RunFailed;
 }

@@ -28,7 +28,9 @@ struct Invalid
 class ObjectReader
 {
 public:
-    ObjectReader(QJsonObject object, QString path) : m_object(std::move(object)), m_path(std::move(path)) {}
+    ObjectReader(QJsonObject object, QString path)
+        : m_object(std::move(object)), m_path(std::move(path))
+    {}
 
     QString pathOf(const QString &key) const
     {
@@ -67,7 +69,8 @@ public:
             throw Invalid{pathOf(key), QStringLiteral("must be an integer")};
         const auto n = static_cast<qint64>(v.toDouble());
         if (n < min || n > max)
-            throw Invalid{pathOf(key), QStringLiteral("must be between %1 and %2").arg(min).arg(max)};
+            throw Invalid{pathOf(key),
+                          QStringLiteral("must be between %1 and %2").arg(min).arg(max)};
         return n;
     }
 
@@ -120,16 +123,18 @@ void requireIdentifier(const QString &value, const QString &path)
 {
     static const QRegularExpression plain(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,62}$"));
     if (!plain.match(value).hasMatch())
-        throw Invalid{path, QStringLiteral("'%1' is not a plain SQL identifier (letters, digits, _; "
-                                           "at most 63 characters)")
-                                .arg(value)};
+        throw Invalid{path,
+                      QStringLiteral("'%1' is not a plain SQL identifier (letters, digits, _; "
+                                     "at most 63 characters)")
+                          .arg(value)};
 }
 
 void requireQueueName(const QString &value, const QString &path)
 {
     if (value.isEmpty() || value.contains(QLatin1Char(':')) || value.contains(QLatin1Char(' ')))
-        throw Invalid{path, QStringLiteral("'%1' is not a valid BullMQ queue name (no ':' or spaces)")
-                                .arg(value)};
+        throw Invalid{
+            path,
+            QStringLiteral("'%1' is not a valid BullMQ queue name (no ':' or spaces)").arg(value)};
 }
 
 JobColumns readColumns(ObjectReader r)
@@ -195,25 +200,29 @@ DomainConfig readDomain(ObjectReader r)
     d.table = r.string(QStringLiteral("table"), {}, true);
     requireIdentifier(d.table, r.pathOf(QStringLiteral("table")));
     d.columns = readColumns(r.object(QStringLiteral("columns")));
-    d.candidateStatuses = r.stringList(QStringLiteral("candidateStatuses"), d.candidateStatuses, true);
+    d.candidateStatuses =
+        r.stringList(QStringLiteral("candidateStatuses"), d.candidateStatuses, true);
     d.queuedStatus = r.string(QStringLiteral("queuedStatus"), d.queuedStatus);
     d.failedStatus = r.string(QStringLiteral("failedStatus"), d.failedStatus);
     d.types = r.stringList(QStringLiteral("types"), {}, false);
     if (!d.types.isEmpty() && d.columns.type.isEmpty())
         throw Invalid{r.pathOf(QStringLiteral("types")),
                       QStringLiteral("a type filter needs columns.type to be set")};
-    d.threshold = std::chrono::seconds(
-        r.integer(QStringLiteral("thresholdSeconds"), 3600, 1, 30LL * 86400));
+    d.threshold =
+        std::chrono::seconds(r.integer(QStringLiteral("thresholdSeconds"), 3600, 1, 30LL * 86400));
     d.queues = r.stringList(QStringLiteral("queues"), {}, true);
     for (qsizetype i = 0; i < d.queues.size(); ++i)
-        requireQueueName(d.queues.at(i), QStringLiteral("%1[%2]").arg(r.pathOf(QStringLiteral("queues"))).arg(i));
+        requireQueueName(d.queues.at(i),
+                         QStringLiteral("%1[%2]").arg(r.pathOf(QStringLiteral("queues"))).arg(i));
     d.keyPrefix = r.string(QStringLiteral("keyPrefix"), d.keyPrefix);
     if (d.keyPrefix.isEmpty() || d.keyPrefix.contains(QLatin1Char(' ')))
-        throw Invalid{r.pathOf(QStringLiteral("keyPrefix")), QStringLiteral("must be a non-empty key prefix")};
+        throw Invalid{r.pathOf(QStringLiteral("keyPrefix")),
+                      QStringLiteral("must be a non-empty key prefix")};
     d.jobIdTemplate = r.string(QStringLiteral("jobIdTemplate"), {}, true);
     if (!d.jobIdTemplate.contains(QStringLiteral("{id}")))
         throw Invalid{r.pathOf(QStringLiteral("jobIdTemplate")),
-                      QStringLiteral("'%1' does not contain the row id placeholder {id}").arg(d.jobIdTemplate)};
+                      QStringLiteral("'%1' does not contain the row id placeholder {id}")
+                          .arg(d.jobIdTemplate)};
     if (d.jobIdTemplate.contains(QLatin1Char(':')))
         throw Invalid{r.pathOf(QStringLiteral("jobIdTemplate")),
                       QStringLiteral("BullMQ job ids may not contain ':'")};
@@ -225,17 +234,20 @@ DomainConfig readDomain(ObjectReader r)
     const QJsonValue parents = r.take(QStringLiteral("parents"));
     if (!parents.isUndefined()) {
         if (!parents.isArray())
-            throw Invalid{r.pathOf(QStringLiteral("parents")), QStringLiteral("must be a list of objects")};
+            throw Invalid{r.pathOf(QStringLiteral("parents")),
+                          QStringLiteral("must be a list of objects")};
         const QJsonArray array = parents.toArray();
         for (qsizetype i = 0; i < array.size(); ++i) {
-            const QString path = QStringLiteral("%1[%2]").arg(r.pathOf(QStringLiteral("parents"))).arg(i);
+            const QString path =
+                QStringLiteral("%1[%2]").arg(r.pathOf(QStringLiteral("parents"))).arg(i);
             if (!array.at(i).isObject())
                 throw Invalid{path, QStringLiteral("must be an object")};
             d.parents << readParent(ObjectReader(array.at(i).toObject(), path));
         }
     }
     ObjectReader budget = r.object(QStringLiteral("retryBudget"));
-    d.maxRequeues = static_cast<int>(budget.integer(QStringLiteral("maxRequeues"), d.maxRequeues, 0, 1000));
+    d.maxRequeues =
+        static_cast<int>(budget.integer(QStringLiteral("maxRequeues"), d.maxRequeues, 0, 1000));
     d.requeueWindow = std::chrono::seconds(
         budget.integer(QStringLiteral("windowSeconds"), d.requeueWindow.count(), 1, 365LL * 86400));
     budget.rejectUnknownKeys();
@@ -247,15 +259,20 @@ RunSettings readRun(ObjectReader r)
 {
     RunSettings s;
     s.lockKey = r.string(QStringLiteral("lockKey"), s.lockKey);
-    s.lockTtl = std::chrono::seconds(r.integer(QStringLiteral("lockTtlSeconds"), s.lockTtl.count(), 2, 86400));
-    s.interval = std::chrono::seconds(r.integer(QStringLiteral("intervalSeconds"), s.interval.count(), 1, 86400));
+    s.lockTtl = std::chrono::seconds(
+        r.integer(QStringLiteral("lockTtlSeconds"), s.lockTtl.count(), 2, 86400));
+    s.interval = std::chrono::seconds(
+        r.integer(QStringLiteral("intervalSeconds"), s.interval.count(), 1, 86400));
     s.redisTimeout = std::chrono::milliseconds(
         r.integer(QStringLiteral("redisTimeoutMs"), s.redisTimeout.count(), 50, 600000));
     s.postgresTimeout = std::chrono::milliseconds(
         r.integer(QStringLiteral("postgresTimeoutMs"), s.postgresTimeout.count(), 100, 600000));
-    s.scanPageSize = static_cast<int>(r.integer(QStringLiteral("scanPageSize"), s.scanPageSize, 1, 10000));
-    s.probeBatchSize = static_cast<int>(r.integer(QStringLiteral("probeBatchSize"), s.probeBatchSize, 1, 100000));
-    s.listProbeLimit = static_cast<int>(r.integer(QStringLiteral("listProbeLimit"), s.listProbeLimit, 0, 10000000));
+    s.scanPageSize =
+        static_cast<int>(r.integer(QStringLiteral("scanPageSize"), s.scanPageSize, 1, 10000));
+    s.probeBatchSize =
+        static_cast<int>(r.integer(QStringLiteral("probeBatchSize"), s.probeBatchSize, 1, 100000));
+    s.listProbeLimit = static_cast<int>(
+        r.integer(QStringLiteral("listProbeLimit"), s.listProbeLimit, 0, 10000000));
     const QString policy = r.string(QStringLiteral("policy"), QStringLiteral("auto"));
     if (policy == QLatin1String("auto"))
         s.policy = Policy::Auto;
@@ -279,7 +296,8 @@ Endpoint readEndpoint(ObjectReader &connections, const QString &key, const QStri
     const QString fromFile = connections.string(key, {});
     const QString fromEnv = env.value(envName);
     const QString url = fromEnv.isEmpty() ? fromFile : fromEnv;
-    const QString where = fromEnv.isEmpty() ? connections.pathOf(key) : QStringLiteral("$%1").arg(envName);
+    const QString where =
+        fromEnv.isEmpty() ? connections.pathOf(key) : QStringLiteral("$%1").arg(envName);
     if (url.isEmpty())
         throw Invalid{connections.pathOf(key),
                       QStringLiteral("is not set (set it in the file or in $%1)").arg(envName)};
@@ -298,41 +316,47 @@ Expected<ReclaimConfig, ConfigError> ConfigLoader::loadFile(const QString &path,
     if (!file.exists())
         return unexpected(ConfigError{path, {}, QStringLiteral("no such file")});
     if (!file.open(QIODevice::ReadOnly))
-        return unexpected(ConfigError{path, {}, QStringLiteral("cannot read: %1").arg(file.errorString())});
+        return unexpected(
+            ConfigError{path, {}, QStringLiteral("cannot read: %1").arg(file.errorString())});
     return loadJson(file.readAll(), path, env);
 }
 
-Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &json, const QString &origin,
+Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &json,
+                                                            const QString &origin,
                                                             const QProcessEnvironment &env)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         const qsizetype line = json.left(parseError.offset).count('\n') + 1;
-        return unexpected(ConfigError{origin, {},
+        return unexpected(ConfigError{origin,
+                                      {},
                                       QStringLiteral("not valid JSON at line %1: %2")
                                           .arg(line)
                                           .arg(parseError.errorString())});
     }
     if (!doc.isObject())
-        return unexpected(ConfigError{origin, {}, QStringLiteral("the top level must be a JSON object")});
+        return unexpected(
+            ConfigError{origin, {}, QStringLiteral("the top level must be a JSON object")});
 
     try {
         ReclaimConfig config;
         config.sourcePath = origin;
         ObjectReader root(doc.object(), {});
         ObjectReader connections = root.object(QStringLiteral("connections"));
-        config.postgres = readEndpoint<PostgresEndpoint>(connections, QStringLiteral("postgresUrl"),
-                                                         QStringLiteral("RECLAIM_PG_URL"), env,
-                                                         parsePostgresUrl);
-        config.redis = readEndpoint<RedisEndpoint>(connections, QStringLiteral("redisUrl"),
-                                                   QStringLiteral("RECLAIM_REDIS_URL"), env, parseRedisUrl);
+        config.postgres =
+            readEndpoint<PostgresEndpoint>(connections, QStringLiteral("postgresUrl"),
+                                           QStringLiteral("RECLAIM_PG_URL"), env, parsePostgresUrl);
+        config.redis =
+            readEndpoint<RedisEndpoint>(connections, QStringLiteral("redisUrl"),
+                                        QStringLiteral("RECLAIM_REDIS_URL"), env, parseRedisUrl);
         connections.rejectUnknownKeys();
         config.run = readRun(root.object(QStringLiteral("run")));
 
         const QJsonValue domains = root.take(QStringLiteral("domains"));
         if (!domains.isArray() || domains.toArray().isEmpty())
-            throw Invalid{QStringLiteral("domains"), QStringLiteral("must be a non-empty list of domains")};
+            throw Invalid{QStringLiteral("domains"),
+                          QStringLiteral("must be a non-empty list of domains")};
         QSet<QString> names;
         const QJsonArray array = domains.toArray();
         for (qsizetype i = 0; i < array.size(); ++i) {

@@ -35,7 +35,8 @@ Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
 {
     const QUrl url(text, QUrl::StrictMode);
     const QString scheme = url.scheme();
-    if (!url.isValid() || (scheme != QLatin1String("postgresql") && scheme != QLatin1String("postgres")))
+    if (!url.isValid() ||
+        (scheme != QLatin1String("postgresql") && scheme != QLatin1String("postgres")))
         return unexpected(QStringLiteral("not a postgresql:// URL"));
     PostgresEndpoint e;
     e.host = url.host();
@@ -52,7 +53,8 @@ Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
     for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
         static const QRegularExpression plain(QStringLiteral("^[a-z_]+$"));
         if (!plain.match(key).hasMatch())
-            return unexpected(QStringLiteral("postgresql URL has an invalid option name '%1'").arg(key));
+            return unexpected(
+                QStringLiteral("postgresql URL has an invalid option name '%1'").arg(key));
         opts << key + QLatin1Char('=') + value;
     }
     e.options = opts.join(QLatin1Char(';'));

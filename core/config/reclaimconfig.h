@@ -6,12 +6,15 @@
 
 #include <QList>
 #include <QString>
-
 #include <chrono>
 
 namespace reclaim {
 
-enum class Policy { Auto, Observe };
+enum class Policy
+{
+    Auto,
+    Observe
+};
 
 struct RunSettings
 {

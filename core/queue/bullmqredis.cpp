@@ -13,7 +13,8 @@ QByteArray key(const QString &prefix, const QString &queue, const QString &suffi
 
 RedisError badReply(const char *what)
 {
-    return RedisError{RedisError::Kind::Reply, QStringLiteral("unexpected reply shape from %1").arg(QLatin1String(what))};
+    return RedisError{RedisError::Kind::Reply,
+                      QStringLiteral("unexpected reply shape from %1").arg(QLatin1String(what))};
 }
 
 QString str(const RedisValue &v)
@@ -57,8 +58,7 @@ constexpr int kListPage = 10000;
 
 BullmqRedis::BullmqRedis(RedisEndpoint endpoint, const RunSettings &settings)
     : m_endpoint(std::move(endpoint)), m_settings(settings)
-{
-}
+{}
 
 BullmqRedis::~BullmqRedis() = default;
 
@@ -96,20 +96,22 @@ QList<Expected<Sighting, RedisError>> BullmqRedis::probe(const QList<JobRef> &jo
         for (qsizetype i = start; i < end; ++i) {
             const JobRef &j = jobs.at(i);
             const QByteArray jobKey = key(j.keyPrefix, j.queue, j.jobId);
-            commands << script.evalsha({jobKey, jobKey + ":lock", key(j.keyPrefix, j.queue, QStringLiteral("completed")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("failed")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("delayed")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("prioritized")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("waiting-children")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("wait")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("paused")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("active")),
-                                        key(j.keyPrefix, j.queue, QStringLiteral("meta"))},
-                                       {j.jobId.toUtf8(), QByteArray::number(m_settings.listProbeLimit),
-                                        QByteArray::number(kMaxDataBytes)});
+            commands << script.evalsha(
+                {jobKey, jobKey + ":lock", key(j.keyPrefix, j.queue, QStringLiteral("completed")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("failed")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("delayed")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("prioritized")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("waiting-children")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("wait")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("paused")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("active")),
+                 key(j.keyPrefix, j.queue, QStringLiteral("meta"))},
+                {j.jobId.toUtf8(), QByteArray::number(m_settings.listProbeLimit),
+                 QByteArray::number(kMaxDataBytes)});
         }
         Expected<QList<RedisResult>, RedisError> replies =
-            conn ? script.run(**conn, commands) : Expected<QList<RedisResult>, RedisError>(unexpected(conn.error()));
+            conn ? script.run(**conn, commands)
+                 : Expected<QList<RedisResult>, RedisError>(unexpected(conn.error()));
         for (qsizetype i = start; i < end; ++i) {
             if (!replies) {
                 out.append(unexpected(replies.error()));
@@ -125,8 +127,8 @@ QList<Expected<Sighting, RedisError>> BullmqRedis::probe(const QList<JobRef> &jo
     return out;
 }
 
-Expected<QSet<QString>, RedisError> BullmqRedis::listMembers(const QString &keyPrefix, const QString &queue,
-                                                             const QString &list)
+Expected<QSet<QString>, RedisError>
+BullmqRedis::listMembers(const QString &keyPrefix, const QString &queue, const QString &list)
 {
     const QByteArray listKey = key(keyPrefix, queue, list);
     QSet<QString> members;
@@ -178,12 +180,15 @@ Expected<ScanPage, RedisError> BullmqRedis::scanPage(const QString &keyPrefix, c
 }
 
 Expected<EnqueueOutcome, RedisError> BullmqRedis::enqueue(const JobRef &job, const QString &name,
-                                                          const QByteArray &data, qint64 timestampMs)
+                                                          const QByteArray &data,
+                                                          qint64 timestampMs)
 {
     auto conn = connection();
     if (!conn)
         return unexpected(conn.error());
-    const auto k = [&](const char *s) { return key(job.keyPrefix, job.queue, QLatin1String(s)); };
+    const auto k = [&](const char *s) {
+        return key(job.keyPrefix, job.queue, QLatin1String(s));
+    };
     auto r = scripts::enqueue().runOne(
         **conn,
         {k("wait"), k("paused"), k("meta"), k("id"), k("completed"), k("failed"), k("delayed"),

@@ -20,11 +20,13 @@ public:
     Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
                                                     const QString &list) override;
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
-                                            const QString &state, qint64 offset, int count) override;
+                                            const QString &state, qint64 offset,
+                                            int count) override;
     qint64 roundTrips() const override;
 
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
-                                                 const QByteArray &data, qint64 timestampMs) override;
+                                                 const QByteArray &data,
+                                                 qint64 timestampMs) override;
 
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
     Expected<bool, RedisError> renew(const QString &token, qint64 ttlMs) override;

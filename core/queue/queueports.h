@@ -9,7 +9,6 @@
 #include <QList>
 #include <QSet>
 #include <QString>
-
 #include <optional>
 
 namespace reclaim {
@@ -23,7 +22,7 @@ struct JobRef
 
 struct ScanPage
 {
-    qint64 stateSize = 0; // length of the list / cardinality of the set when the page was read
+    qint64 stateSize = 0;     // length of the list / cardinality of the set when the page was read
     bool queuePaused = false; // the queue's meta says paused: its waiting jobs are "paused"
     struct Job
     {
@@ -44,13 +43,14 @@ public:
     virtual QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) = 0;
 
     // Every id in one of the queue's lists ("wait", "paused", "active"), read in pages.
-    virtual Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
-                                                            const QString &list) = 0;
+    virtual Expected<QSet<QString>, RedisError>
+    listMembers(const QString &keyPrefix, const QString &queue, const QString &list) = 0;
 
     // One page of a state ("wait", "paused", "prioritized", "delayed", "waiting-children",
     // "active") with each job's payload.
     virtual Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
-                                                    const QString &state, qint64 offset, int count) = 0;
+                                                    const QString &state, qint64 offset,
+                                                    int count) = 0;
 
     virtual qint64 roundTrips() const = 0;
 };
@@ -66,8 +66,8 @@ class QueueWriter
 {
 public:
     virtual ~QueueWriter() = default;
-    virtual Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
-                                                         const QByteArray &data, qint64 timestampMs) = 0;
+    virtual Expected<EnqueueOutcome, RedisError>
+    enqueue(const JobRef &job, const QString &name, const QByteArray &data, qint64 timestampMs) = 0;
 };
 
 struct LockAttempt

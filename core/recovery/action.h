@@ -7,9 +7,14 @@
 
 namespace reclaim {
 
-enum class ActionKind { Requeue, Fail };
+enum class ActionKind
+{
+    Requeue,
+    Fail
+};
 
-enum class ActionResult {
+enum class ActionResult
+{
     Pending,       // planned, not run (dry run, observe policy, or awaiting approval)
     Applied,       // the conditional write changed the row
     Stale,         // 0 rows: the row moved on after it was read; nothing else done

@@ -24,8 +24,9 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
         return; // no audit either: auditing is a write, and we may no longer write
     }
     if (action.kind == ActionKind::Requeue) {
-        auto enqueued = writer.enqueue(JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName,
-                                       action.payload, QDateTime::currentMSecsSinceEpoch());
+        auto enqueued =
+            writer.enqueue(JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName,
+                           action.payload, QDateTime::currentMSecsSinceEpoch());
         if (!enqueued) {
             action.result = ActionResult::EnqueueFailed;
             action.resultDetail = enqueued.error().describe();

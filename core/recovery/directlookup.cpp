@@ -8,7 +8,8 @@ namespace {
 
 // Lists longer than the probe's walk limit are read once per queue, wait and paused before
 // active, so a job moving from waiting to active while we read is still seen.
-void resolveLongLists(const DomainConfig &domain, QList<CandidateVerdict> &verdicts, QueueInspector &inspector)
+void resolveLongLists(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
+                      QueueInspector &inspector)
 {
     QHash<QString, QList<Sighting *>> byQueue;
     for (CandidateVerdict &v : verdicts)
@@ -64,7 +65,8 @@ void settle(CandidateVerdict &v)
 
 } // namespace
 
-QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, const QList<Candidate> &candidates,
+QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
+                                       const QList<Candidate> &candidates,
                                        QueueInspector &inspector)
 {
     QList<CandidateVerdict> verdicts;
@@ -83,8 +85,9 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, const QList<C
             if (runnable)
                 continue;
             pending << i;
-            refs << JobRef{domain.keyPrefix, queue,
-                           domain.currentJobId(verdicts.at(i).candidate.id, verdicts.at(i).candidate.type)};
+            refs << JobRef{
+                domain.keyPrefix, queue,
+                domain.currentJobId(verdicts.at(i).candidate.id, verdicts.at(i).candidate.type)};
         }
         if (refs.isEmpty())
             break;
@@ -94,8 +97,9 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, const QList<C
             if (k < results.size() && results.at(k)) {
                 s = *results.at(k);
             } else {
-                s.error = k < results.size() ? results.at(k).error().describe()
-                                             : QStringLiteral("the queue inspector returned too few results");
+                s.error = k < results.size()
+                              ? results.at(k).error().describe()
+                              : QStringLiteral("the queue inspector returned too few results");
             }
             s.queue = queue;
             s.jobId = refs.at(k).jobId;

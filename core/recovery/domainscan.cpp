@@ -8,8 +8,12 @@ namespace reclaim {
 
 QStringList scanOrder()
 {
-    return {QStringLiteral("wait"), QStringLiteral("paused"), QStringLiteral("prioritized"),
-            QStringLiteral("delayed"), QStringLiteral("waiting-children"), QStringLiteral("active")};
+    return {QStringLiteral("wait"),
+            QStringLiteral("paused"),
+            QStringLiteral("prioritized"),
+            QStringLiteral("delayed"),
+            QStringLiteral("waiting-children"),
+            QStringLiteral("active")};
 }
 
 namespace {
@@ -36,8 +40,8 @@ std::optional<QString> payloadJobId(const QByteArray &data)
 
 } // namespace
 
-ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdicts, QueueInspector &inspector,
-                     int pageSize)
+ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
+                     QueueInspector &inspector, int pageSize)
 {
     ScanStats stats;
     QHash<QString, qsizetype> unresolved;
@@ -77,8 +81,9 @@ ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdic
                     s.queue = queue;
                     s.jobId = job.id;
                     s.how = FoundBy::Scan;
-                    s.state = page->queuePaused && state == QLatin1String("wait") ? QStringLiteral("paused")
-                                                                                  : stateOfKey(state);
+                    s.state = page->queuePaused && state == QLatin1String("wait")
+                                  ? QStringLiteral("paused")
+                                  : stateOfKey(state);
                     s.data = *job.data;
                     v.evidence << s;
                     v.verdict = Verdict::Scheduled;

@@ -5,9 +5,9 @@
 namespace reclaim {
 
 Engine::Engine(ReclaimConfig config)
-    : m_config(std::move(config)), m_redis(std::make_unique<BullmqRedis>(m_config.redis, m_config.run))
-{
-}
+    : m_config(std::move(config)),
+      m_redis(std::make_unique<BullmqRedis>(m_config.redis, m_config.run))
+{}
 
 Engine::~Engine() = default;
 
@@ -22,16 +22,16 @@ RunReport Engine::run(const RunRequest &request)
     // A fresh database connection per run: a connection broken by the last run's fault must
     // not poison this one.
     auto store = PgJobStore::open(m_config, request.dryRun);
-    RecoveryRun run(m_config, store ? store->get() : nullptr, store ? QString() : store.error().message,
-                    *m_redis, *m_redis, *m_redis);
+    RecoveryRun run(m_config, store ? store->get() : nullptr,
+                    store ? QString() : store.error().message, *m_redis, *m_redis, *m_redis);
     return run.run(request);
 }
 
 Action Engine::approve(const Action &action, const Candidate &candidate, const Actor &actor)
 {
     auto store = PgJobStore::open(m_config, false);
-    RecoveryRun run(m_config, store ? store->get() : nullptr, store ? QString() : store.error().message,
-                    *m_redis, *m_redis, *m_redis);
+    RecoveryRun run(m_config, store ? store->get() : nullptr,
+                    store ? QString() : store.error().message, *m_redis, *m_redis, *m_redis);
     return run.runApproved(action, candidate, actor);
 }
 

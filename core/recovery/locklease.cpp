@@ -60,7 +60,8 @@ bool LockLease::confirm()
     const qint64 elapsed = m_sinceConfirmed.elapsed();
     if (elapsed >= m_ttlMs) {
         m_lost = true;
-        m_lostReason = QStringLiteral("the lock's TTL of %1 ms ran out before it was renewed").arg(m_ttlMs);
+        m_lostReason =
+            QStringLiteral("the lock's TTL of %1 ms ran out before it was renewed").arg(m_ttlMs);
         return false;
     }
     if (elapsed < m_ttlMs / 3)
@@ -70,7 +71,8 @@ bool LockLease::confirm()
     auto renewed = m_lock.renew(m_token, m_ttlMs);
     if (!renewed) {
         m_lost = true;
-        m_lostReason = QStringLiteral("renewing the lock failed: %1").arg(renewed.error().describe());
+        m_lostReason =
+            QStringLiteral("renewing the lock failed: %1").arg(renewed.error().describe());
         return false;
     }
     if (!*renewed) {

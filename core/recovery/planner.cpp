@@ -26,8 +26,8 @@ QString absentReason(const DomainConfig &domain, const CandidateVerdict &v)
 
 } // namespace
 
-QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdict> &verdicts, JobStore &store,
-                          qint64 generation)
+QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdict> &verdicts,
+                          JobStore &store, qint64 generation)
 {
     QList<Action> actions;
     for (const CandidateVerdict &v : verdicts) {
@@ -45,13 +45,15 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
                 a.result = ActionResult::Error;
                 a.resultDetail = !used ? used.error().message : payload.error().message;
             } else if (*used >= domain.maxRequeues) {
-                a.reason = QStringLiteral("requeued %1 times within %2 s already (budget %3): failing "
-                                          "instead of requeueing again")
-                               .arg(*used)
-                               .arg(domain.requeueWindow.count())
-                               .arg(domain.maxRequeues);
+                a.reason =
+                    QStringLiteral("requeued %1 times within %2 s already (budget %3): failing "
+                                   "instead of requeueing again")
+                        .arg(*used)
+                        .arg(domain.requeueWindow.count())
+                        .arg(domain.maxRequeues);
             } else if (!payload->has_value()) {
-                a.reason = QStringLiteral("orphaned, and the restore query found no input to rebuild it from");
+                a.reason = QStringLiteral(
+                    "orphaned, and the restore query found no input to rebuild it from");
             } else {
                 a.kind = ActionKind::Requeue;
                 a.reason = QStringLiteral("orphaned; input rebuilt from the database");

@@ -34,8 +34,7 @@ RecoveryRun::RecoveryRun(const ReclaimConfig &config, JobStore *store, QString s
                          QueueInspector &inspector, QueueWriter &writer, RecoveryLock &lock)
     : m_config(config), m_store(store), m_storeError(std::move(storeError)), m_inspector(inspector),
       m_writer(writer), m_lock(lock)
-{
-}
+{}
 
 void RecoveryRun::report(const RunRequest &r, const QString &phase, int done, int total) const
 {
@@ -80,7 +79,8 @@ RunReport RecoveryRun::run(const RunRequest &request)
             rep.lock.state = LockReport::State::Unreachable;
             rep.lock.error = seen.error().describe();
             rep.outcome = RunReport::Outcome::SkippedUnreachable;
-            rep.outcomeDetail = QStringLiteral("could not look at the lock: %1").arg(rep.lock.error);
+            rep.outcomeDetail =
+                QStringLiteral("could not look at the lock: %1").arg(rep.lock.error);
             rep.phases.lockMs = lap(phase);
             return finish();
         }
@@ -113,9 +113,10 @@ RunReport RecoveryRun::run(const RunRequest &request)
         auto started = m_store->startGeneration(lease.generation());
         if (!started || !*started) {
             rep.outcome = RunReport::Outcome::Failed;
-            rep.outcomeDetail = !started ? started.error().message
-                                         : QStringLiteral("generation %1 is already fenced by a newer run")
-                                               .arg(lease.generation());
+            rep.outcomeDetail =
+                !started ? started.error().message
+                         : QStringLiteral("generation %1 is already fenced by a newer run")
+                               .arg(lease.generation());
             auto released = lease.release();
             rep.lock.released = released && *released;
             rep.phases.lockMs = lap(phase);
@@ -127,7 +128,8 @@ RunReport RecoveryRun::run(const RunRequest &request)
     // 2. Candidates of every domain, all read before the queue is looked at.
     QList<QList<Candidate>> candidates;
     for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
-        report(request, QStringLiteral("candidates"), static_cast<int>(i), static_cast<int>(m_config.domains.size()));
+        report(request, QStringLiteral("candidates"), static_cast<int>(i),
+               static_cast<int>(m_config.domains.size()));
         const DomainConfig &d = m_config.domains.at(i);
         DomainReport dr;
         dr.name = d.name;
@@ -141,24 +143,28 @@ RunReport RecoveryRun::run(const RunRequest &request)
 
     // 3. Direct lookups.
     for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
-        report(request, QStringLiteral("lookup"), static_cast<int>(i), static_cast<int>(m_config.domains.size()));
-        rep.domains[i].candidates = lookUpDirectly(m_config.domains.at(i), candidates.at(i), m_inspector);
+        report(request, QStringLiteral("lookup"), static_cast<int>(i),
+               static_cast<int>(m_config.domains.size()));
+        rep.domains[i].candidates =
+            lookUpDirectly(m_config.domains.at(i), candidates.at(i), m_inspector);
     }
     rep.phases.lookupMs = lap(phase);
 
     // 4. Scan, only domains with a candidate not found runnable.
     for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
-        report(request, QStringLiteral("scan"), static_cast<int>(i), static_cast<int>(m_config.domains.size()));
-        rep.domains[i].scan = scanDomain(m_config.domains.at(i), rep.domains[i].candidates, m_inspector,
-                                         m_config.run.scanPageSize);
+        report(request, QStringLiteral("scan"), static_cast<int>(i),
+               static_cast<int>(m_config.domains.size()));
+        rep.domains[i].scan = scanDomain(m_config.domains.at(i), rep.domains[i].candidates,
+                                         m_inspector, m_config.run.scanPageSize);
     }
     rep.phases.scanMs = lap(phase);
 
     // 5. Plan.
     report(request, QStringLiteral("plan"), 0, 1);
     for (qsizetype i = 0; i < m_config.domains.size(); ++i)
-        rep.actions << planActions(m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
-                                   rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
+        rep.actions << planActions(
+            m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
+            rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
     rep.phases.planMs = lap(phase);
 
     // 6. Execute, each action on its own.
@@ -171,7 +177,8 @@ RunReport RecoveryRun::run(const RunRequest &request)
             Action &a = rep.actions[i];
             if (a.result != ActionResult::Pending)
                 continue;
-            report(request, QStringLiteral("execute"), static_cast<int>(i), static_cast<int>(rep.actions.size()));
+            report(request, QStringLiteral("execute"), static_cast<int>(i),
+                   static_cast<int>(rep.actions.size()));
             executeAction(*findDomain(m_config, a.domain), a, *m_store, m_writer, lease, actor);
         }
     }
@@ -200,21 +207,25 @@ Action RecoveryRun::runApproved(Action action, const Candidate &candidate, const
     const DomainConfig *domain = findDomain(m_config, action.domain);
     if (!domain || !m_store) {
         action.result = ActionResult::Dropped;
-        action.resultDetail = !m_store ? m_storeError : QStringLiteral("domain %1 is no longer configured").arg(action.domain);
+        action.resultDetail =
+            !m_store ? m_storeError
+                     : QStringLiteral("domain %1 is no longer configured").arg(action.domain);
         return action;
     }
     LockLease lease(m_lock, static_cast<qint64>(m_config.run.lockTtl.count()) * 1000);
     auto attempt = lease.acquire();
     if (!attempt || !attempt->acquired) {
         action.result = ActionResult::Dropped;
-        action.resultDetail = !attempt ? QStringLiteral("could not take the lock: %1").arg(attempt.error().describe())
-                                       : QStringLiteral("lock held by %1").arg(attempt->holder);
+        action.resultDetail =
+            !attempt ? QStringLiteral("could not take the lock: %1").arg(attempt.error().describe())
+                     : QStringLiteral("lock held by %1").arg(attempt->holder);
         return action;
     }
     auto started = m_store->startGeneration(lease.generation());
     if (!started || !*started) {
         action.result = ActionResult::Fenced;
-        action.resultDetail = !started ? started.error().message : QStringLiteral("a newer run has started");
+        action.resultDetail =
+            !started ? started.error().message : QStringLiteral("a newer run has started");
     } else {
         const auto fresh = lookUpDirectly(*domain, {candidate}, m_inspector);
         const CandidateVerdict &v = fresh.first();

@@ -33,8 +33,8 @@ class RecoveryRun final
 {
 public:
     // `store` may be null when the job store could not be opened; `storeError` then says why.
-    RecoveryRun(const ReclaimConfig &config, JobStore *store, QString storeError, QueueInspector &inspector,
-                QueueWriter &writer, RecoveryLock &lock);
+    RecoveryRun(const ReclaimConfig &config, JobStore *store, QString storeError,
+                QueueInspector &inspector, QueueWriter &writer, RecoveryLock &lock);
 
     RunReport run(const RunRequest &request);
 

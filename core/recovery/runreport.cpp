@@ -8,10 +8,14 @@ namespace reclaim {
 QString LockReport::stateName(State s)
 {
     switch (s) {
-    case State::NotAttempted: return QStringLiteral("not-attempted");
-    case State::Acquired: return QStringLiteral("acquired");
-    case State::Held: return QStringLiteral("held");
-    case State::Unreachable: return QStringLiteral("unreachable");
+    case State::NotAttempted:
+        return QStringLiteral("not-attempted");
+    case State::Acquired:
+        return QStringLiteral("acquired");
+    case State::Held:
+        return QStringLiteral("held");
+    case State::Unreachable:
+        return QStringLiteral("unreachable");
     }
     return {};
 }
@@ -27,10 +31,14 @@ int DomainReport::count(Verdict v) const
 QString RunReport::outcomeName(Outcome o)
 {
     switch (o) {
-    case Outcome::Completed: return QStringLiteral("completed");
-    case Outcome::SkippedLockHeld: return QStringLiteral("skipped-lock-held");
-    case Outcome::SkippedUnreachable: return QStringLiteral("skipped-unreachable");
-    case Outcome::Failed: return QStringLiteral("failed");
+    case Outcome::Completed:
+        return QStringLiteral("completed");
+    case Outcome::SkippedLockHeld:
+        return QStringLiteral("skipped-lock-held");
+    case Outcome::SkippedUnreachable:
+        return QStringLiteral("skipped-unreachable");
+    case Outcome::Failed:
+        return QStringLiteral("failed");
     }
     return {};
 }
@@ -79,7 +87,8 @@ QJsonObject sightingJson(const Sighting &s)
 {
     QJsonObject o{{QStringLiteral("queue"), s.queue},
                   {QStringLiteral("jobId"), s.jobId},
-                  {QStringLiteral("how"), s.how == FoundBy::Direct ? QStringLiteral("direct") : QStringLiteral("scan")}};
+                  {QStringLiteral("how"),
+                   s.how == FoundBy::Direct ? QStringLiteral("direct") : QStringLiteral("scan")}};
     if (s.error) {
         o.insert(QStringLiteral("error"), *s.error);
         return o;
@@ -193,29 +202,28 @@ QJsonObject RunReport::toJson() const
                          {QStringLiteral("lost"), lock.lost}};
     if (!lock.error.isEmpty())
         lockJson.insert(QStringLiteral("error"), lock.error);
-    return QJsonObject{
-        {QStringLiteral("runId"), runId},
-        {QStringLiteral("trigger"), trigger},
-        {QStringLiteral("dryRun"), dryRun},
-        {QStringLiteral("outcome"), outcomeName(outcome)},
-        {QStringLiteral("outcomeDetail"), outcomeDetail},
-        {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
-        {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
-        {QStringLiteral("lock"), lockJson},
-        {QStringLiteral("counts"),
-         QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
-                     {QStringLiteral("ABSENT"), count(Verdict::Absent)},
-                     {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
-        {QStringLiteral("phasesMs"),
-         QJsonObject{{QStringLiteral("lock"), phases.lockMs},
-                     {QStringLiteral("candidates"), phases.candidatesMs},
-                     {QStringLiteral("lookup"), phases.lookupMs},
-                     {QStringLiteral("scan"), phases.scanMs},
-                     {QStringLiteral("plan"), phases.planMs},
-                     {QStringLiteral("execute"), phases.executeMs}}},
-        {QStringLiteral("redisRoundTrips"), redisRoundTrips},
-        {QStringLiteral("domains"), domainArray},
-        {QStringLiteral("actions"), actionArray}};
+    return QJsonObject{{QStringLiteral("runId"), runId},
+                       {QStringLiteral("trigger"), trigger},
+                       {QStringLiteral("dryRun"), dryRun},
+                       {QStringLiteral("outcome"), outcomeName(outcome)},
+                       {QStringLiteral("outcomeDetail"), outcomeDetail},
+                       {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("lock"), lockJson},
+                       {QStringLiteral("counts"),
+                        QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
+                                    {QStringLiteral("ABSENT"), count(Verdict::Absent)},
+                                    {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
+                       {QStringLiteral("phasesMs"),
+                        QJsonObject{{QStringLiteral("lock"), phases.lockMs},
+                                    {QStringLiteral("candidates"), phases.candidatesMs},
+                                    {QStringLiteral("lookup"), phases.lookupMs},
+                                    {QStringLiteral("scan"), phases.scanMs},
+                                    {QStringLiteral("plan"), phases.planMs},
+                                    {QStringLiteral("execute"), phases.executeMs}}},
+                       {QStringLiteral("redisRoundTrips"), redisRoundTrips},
+                       {QStringLiteral("domains"), domainArray},
+                       {QStringLiteral("actions"), actionArray}};
 }
 
 } // namespace reclaim

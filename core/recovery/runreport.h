@@ -8,16 +8,21 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace reclaim {
 
 struct LockReport
 {
-    enum class State { NotAttempted, Acquired, Held, Unreachable };
+    enum class State
+    {
+        NotAttempted,
+        Acquired,
+        Held,
+        Unreachable
+    };
     State state = State::NotAttempted;
-    QString token;  // ours when Acquired, the holder's when Held
+    QString token; // ours when Acquired, the holder's when Held
     qint64 ttlMs = -2;
     qint64 generation = 0;
     QString error;
@@ -58,7 +63,8 @@ struct PhaseTimes
 
 struct RunReport
 {
-    enum class Outcome {
+    enum class Outcome
+    {
         Completed,          // looked at every domain (some candidates may still be UNKNOWN)
         SkippedLockHeld,    // another runner holds the lock
         SkippedUnreachable, // Redis could not be reached to take the lock

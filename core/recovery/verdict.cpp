@@ -7,9 +7,12 @@ namespace reclaim {
 QString verdictName(Verdict v)
 {
     switch (v) {
-    case Verdict::Scheduled: return QStringLiteral("SCHEDULED");
-    case Verdict::Absent: return QStringLiteral("ABSENT");
-    case Verdict::Unknown: return QStringLiteral("UNKNOWN");
+    case Verdict::Scheduled:
+        return QStringLiteral("SCHEDULED");
+    case Verdict::Absent:
+        return QStringLiteral("ABSENT");
+    case Verdict::Unknown:
+        return QStringLiteral("UNKNOWN");
     }
     return {};
 }
@@ -18,7 +21,7 @@ bool isRunnableState(const QString &state)
 {
     static const QStringList runnable{QStringLiteral("waiting"), QStringLiteral("waiting-children"),
                                       QStringLiteral("delayed"), QStringLiteral("active"),
-                                      QStringLiteral("paused"), QStringLiteral("prioritized")};
+                                      QStringLiteral("paused"),  QStringLiteral("prioritized")};
     return runnable.contains(state);
 }
 
@@ -37,8 +40,9 @@ QString CandidateVerdict::summary() const
                 continue;
             QString text = QStringLiteral("%1: %2").arg(s.queue, s.state);
             if (s.state == QLatin1String("active"))
-                text += s.lockTtlMs >= 0 ? QStringLiteral(", worker lock %1 s").arg((s.lockTtlMs + 999) / 1000)
-                                         : QStringLiteral(", no worker lock");
+                text += s.lockTtlMs >= 0
+                            ? QStringLiteral(", worker lock %1 s").arg((s.lockTtlMs + 999) / 1000)
+                            : QStringLiteral(", no worker lock");
             if (s.how == FoundBy::Scan)
                 text += QStringLiteral(" (legacy id %1, found by scan)").arg(s.jobId);
             return text;

@@ -6,16 +6,24 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace reclaim {
 
-enum class Verdict { Scheduled, Absent, Unknown };
+enum class Verdict
+{
+    Scheduled,
+    Absent,
+    Unknown
+};
 
 QString verdictName(Verdict v);
 
-enum class FoundBy { Direct, Scan };
+enum class FoundBy
+{
+    Direct,
+    Scan
+};
 
 // What one lookup of one BullMQ job id in one queue saw, or why it could not look.
 struct Sighting

@@ -9,8 +9,7 @@ namespace reclaim {
 LuaScript::LuaScript(const char *name, const char *source)
     : m_name(name), m_source(source),
       m_sha(QCryptographicHash::hash(m_source, QCryptographicHash::Sha1).toHex())
-{
-}
+{}
 
 RedisCommand LuaScript::evalsha(const QList<QByteArray> &keys, const QList<QByteArray> &args) const
 {

@@ -1,8 +1,7 @@
 #include "redis/redisconnection.h"
 
-#include <hiredis/hiredis.h>
-
 #include <cerrno>
+#include <hiredis/hiredis.h>
 #include <vector>
 
 namespace reclaim {
@@ -30,10 +29,10 @@ void RedisConnection::ContextDeleter::operator()(redisContext *c) const
     redisFree(c);
 }
 
-RedisConnection::RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx, QString endpointName)
+RedisConnection::RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx,
+                                 QString endpointName)
     : m_ctx(std::move(ctx)), m_endpointName(std::move(endpointName))
-{
-}
+{}
 
 RedisConnection::~RedisConnection() = default;
 
@@ -45,13 +44,16 @@ Expected<RedisConnection, RedisError> RedisConnection::open(const RedisEndpoint 
     std::unique_ptr<redisContext, ContextDeleter> ctx(
         redisConnectWithTimeout(host.constData(), endpoint.port, toTimeval(timeout)));
     if (!ctx)
-        return unexpected(RedisError{RedisError::Kind::Connect,
-                                     QStringLiteral("cannot allocate a connection to %1").arg(name)});
+        return unexpected(
+            RedisError{RedisError::Kind::Connect,
+                       QStringLiteral("cannot allocate a connection to %1").arg(name)});
     if (ctx->err) {
-        const bool timedOut = ctx->err == REDIS_ERR_IO && (errno == ETIMEDOUT || errno == EINPROGRESS);
-        return unexpected(RedisError{timedOut ? RedisError::Kind::Timeout : RedisError::Kind::Connect,
-                                     QStringLiteral("cannot connect to %1: %2")
-                                         .arg(name, QString::fromLocal8Bit(ctx->errstr))});
+        const bool timedOut =
+            ctx->err == REDIS_ERR_IO && (errno == ETIMEDOUT || errno == EINPROGRESS);
+        return unexpected(
+            RedisError{timedOut ? RedisError::Kind::Timeout : RedisError::Kind::Connect,
+                       QStringLiteral("cannot connect to %1: %2")
+                           .arg(name, QString::fromLocal8Bit(ctx->errstr))});
     }
     if (redisSetTimeout(ctx.get(), toTimeval(timeout)) != REDIS_OK)
         return unexpected(RedisError{RedisError::Kind::Connect,
@@ -65,9 +67,9 @@ Expected<RedisConnection, RedisError> RedisConnection::open(const RedisEndpoint 
         auth << endpoint.password.toUtf8();
         auto r = conn.command(auth);
         if (!r) // the message is the server's, which never echoes the password
-            return unexpected(RedisError{RedisError::Kind::Connect,
-                                         QStringLiteral("authentication to %1 failed: %2")
-                                             .arg(name, r.error().message)});
+            return unexpected(RedisError{
+                RedisError::Kind::Connect,
+                QStringLiteral("authentication to %1 failed: %2").arg(name, r.error().message)});
     }
     if (endpoint.database != 0) {
         auto r = conn.command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.database)});
@@ -84,14 +86,17 @@ RedisError RedisConnection::takeContextError()
 {
     m_broken = true;
     const int err = m_ctx ? m_ctx->err : REDIS_ERR_OTHER;
-    const QString text = m_ctx ? QString::fromLocal8Bit(m_ctx->errstr) : QStringLiteral("no connection");
+    const QString text =
+        m_ctx ? QString::fromLocal8Bit(m_ctx->errstr) : QStringLiteral("no connection");
     RedisError::Kind kind = RedisError::Kind::Io;
     if (err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ETIMEDOUT))
-        return {RedisError::Kind::Timeout, QStringLiteral("%1 did not answer in time").arg(m_endpointName)};
+        return {RedisError::Kind::Timeout,
+                QStringLiteral("%1 did not answer in time").arg(m_endpointName)};
     if (err == REDIS_ERR_PROTOCOL)
         kind = RedisError::Kind::Protocol;
     if (err == REDIS_ERR_EOF)
-        return {RedisError::Kind::Io, QStringLiteral("%1 closed the connection").arg(m_endpointName)};
+        return {RedisError::Kind::Io,
+                QStringLiteral("%1 closed the connection").arg(m_endpointName)};
     return {kind, QStringLiteral("%1: %2").arg(m_endpointName, text)};
 }
 
@@ -113,12 +118,13 @@ RedisResult RedisConnection::command(const RedisCommand &argv)
     return replies->first();
 }
 
-Expected<QList<RedisResult>, RedisError> RedisConnection::pipeline(const QList<RedisCommand> &commands)
+Expected<QList<RedisResult>, RedisError>
+RedisConnection::pipeline(const QList<RedisCommand> &commands)
 {
     if (m_broken || !m_ctx)
-        return unexpected(RedisError{RedisError::Kind::Closed,
-                                     QStringLiteral("connection to %1 was discarded after an error")
-                                         .arg(m_endpointName)});
+        return unexpected(RedisError{
+            RedisError::Kind::Closed,
+            QStringLiteral("connection to %1 was discarded after an error").arg(m_endpointName)});
     std::vector<const char *> argv;
     std::vector<size_t> lens;
     for (const RedisCommand &cmd : commands) {

@@ -5,14 +5,22 @@ namespace reclaim {
 QString RedisError::kindName(Kind kind)
 {
     switch (kind) {
-    case Kind::Connect: return QStringLiteral("connect");
-    case Kind::Timeout: return QStringLiteral("timeout");
-    case Kind::Io: return QStringLiteral("io");
-    case Kind::Closed: return QStringLiteral("closed");
-    case Kind::Protocol: return QStringLiteral("protocol");
-    case Kind::Server: return QStringLiteral("server");
-    case Kind::NoScript: return QStringLiteral("noscript");
-    case Kind::Reply: return QStringLiteral("reply");
+    case Kind::Connect:
+        return QStringLiteral("connect");
+    case Kind::Timeout:
+        return QStringLiteral("timeout");
+    case Kind::Io:
+        return QStringLiteral("io");
+    case Kind::Closed:
+        return QStringLiteral("closed");
+    case Kind::Protocol:
+        return QStringLiteral("protocol");
+    case Kind::Server:
+        return QStringLiteral("server");
+    case Kind::NoScript:
+        return QStringLiteral("noscript");
+    case Kind::Reply:
+        return QStringLiteral("reply");
     }
     return QStringLiteral("unknown");
 }

@@ -7,7 +7,8 @@ namespace reclaim {
 
 struct RedisError
 {
-    enum class Kind {
+    enum class Kind
+    {
         Connect,  // could not reach the server
         Timeout,  // the server did not answer within the configured time
         Io,       // the connection broke mid-conversation

@@ -3,7 +3,6 @@
 
 #include <QByteArray>
 #include <QList>
-
 #include <optional>
 
 struct redisReply;
@@ -12,7 +11,15 @@ namespace reclaim {
 
 struct RedisValue
 {
-    enum class Type { Nil, Integer, String, Status, Error, Array };
+    enum class Type
+    {
+        Nil,
+        Integer,
+        String,
+        Status,
+        Error,
+        Array
+    };
 
     Type type = Type::Nil;
     long long integer = 0;

@@ -26,7 +26,9 @@ private:
 Actor actorOf(const QString &kind)
 {
     const auto env = QProcessEnvironment::systemEnvironment();
-    return Actor{kind, QHostInfo::localHostName(), env.value(QStringLiteral("USER"), env.value(QStringLiteral("LOGNAME"))),
+    return Actor{kind,
+                 QHostInfo::localHostName(),
+                 env.value(QStringLiteral("USER"), env.value(QStringLiteral("LOGNAME"))),
                  {}};
 }
 
@@ -58,7 +60,8 @@ void RecoveryWorker::setConfig(const ReclaimConfig &config)
         m_engine->setConfig(config);
 }
 
-void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeActions, const QString &actorKind)
+void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeActions,
+                            const QString &actorKind)
 {
     ensureEngine();
     m_stop.store(false);
@@ -105,7 +108,8 @@ void RecoveryWorker::peekLock()
     emit lockStatus(status);
 }
 
-RecoveryThread::RecoveryThread(ReclaimConfig config) : m_worker(new RecoveryWorker(std::move(config)))
+RecoveryThread::RecoveryThread(ReclaimConfig config)
+    : m_worker(new RecoveryWorker(std::move(config)))
 {
     registerMetaTypes();
     m_thread.setObjectName(QStringLiteral("reclaim-recovery"));

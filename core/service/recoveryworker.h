@@ -8,7 +8,6 @@
 
 #include <QObject>
 #include <QThread>
-
 #include <atomic>
 #include <memory>
 

@@ -9,7 +9,6 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace reclaim {
@@ -47,15 +46,16 @@ public:
     restorePayload(const DomainConfig &domain, const RestoreRule &rule, const QString &rowId) = 0;
 
     // How many times Reclaim requeued this row within the domain's retry window.
-    virtual Expected<int, StoreError> recentRequeues(const DomainConfig &domain, const QString &rowId) = 0;
+    virtual Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
+                                                     const QString &rowId) = 0;
 
     // Records `generation` as the highest that started a run. False if a higher one already did.
     virtual Expected<bool, StoreError> startGeneration(qint64 generation) = 0;
 
     // The action's conditional job write, then (only if it changed one row) its parent cleanup,
     // both fenced by the action's generation, with the audit row, in one transaction.
-    virtual Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain,
-                                                           const Action &action, const Actor &actor) = 0;
+    virtual Expected<WriteOutcome, StoreError>
+    applyAction(const DomainConfig &domain, const Action &action, const Actor &actor) = 0;
 
     // Appends an audit row for an action that wrote nothing (enqueue failed, dropped, ...).
     virtual void auditOnly(const Action &action, const Actor &actor) = 0;

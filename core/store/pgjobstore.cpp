@@ -43,9 +43,9 @@ QString nextConnectionName()
 } // namespace
 
 PgJobStore::PgJobStore(QString connectionName, QString endpoint, bool readOnly)
-    : m_connectionName(std::move(connectionName)), m_endpoint(std::move(endpoint)), m_readOnly(readOnly)
-{
-}
+    : m_connectionName(std::move(connectionName)), m_endpoint(std::move(endpoint)),
+      m_readOnly(readOnly)
+{}
 
 PgJobStore::~PgJobStore()
 {
@@ -63,13 +63,16 @@ StoreError PgJobStore::failure(const QString &what, const QSqlQuery &query) cons
                           .arg(what, m_endpoint, query.lastError().text().trimmed())};
 }
 
-Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const ReclaimConfig &config, bool readOnly)
+Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const ReclaimConfig &config,
+                                                                   bool readOnly)
 {
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
-        return unexpected(StoreError{QStringLiteral("the Qt PostgreSQL driver (QPSQL) is not installed; "
-                                                    "install libqt6sql6-psql")});
+        return unexpected(
+            StoreError{QStringLiteral("the Qt PostgreSQL driver (QPSQL) is not installed; "
+                                      "install libqt6sql6-psql")});
     const PostgresEndpoint &pg = config.postgres;
-    std::unique_ptr<PgJobStore> store(new PgJobStore(nextConnectionName(), pg.redacted(), readOnly));
+    std::unique_ptr<PgJobStore> store(
+        new PgJobStore(nextConnectionName(), pg.redacted(), readOnly));
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), store->m_connectionName);
     db.setHostName(pg.host);
     db.setPort(pg.port);
@@ -88,11 +91,13 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
     QSqlQuery q(db);
     const qint64 ms = config.run.postgresTimeout.count();
     const QStringList session{
-        QStringLiteral("SET TimeZone = '%1'").arg(QString(config.run.timeZone).replace(QLatin1Char('\''), QString())),
+        QStringLiteral("SET TimeZone = '%1'")
+            .arg(QString(config.run.timeZone).replace(QLatin1Char('\''), QString())),
         QStringLiteral("SET DateStyle = 'ISO, YMD'"),
         QStringLiteral("SET statement_timeout = %1").arg(ms),
         QStringLiteral("SET lock_timeout = %1").arg(ms),
-        QStringLiteral("SET idle_in_transaction_session_timeout = %1").arg(qMax<qint64>(ms * 4, 10000)),
+        QStringLiteral("SET idle_in_transaction_session_timeout = %1")
+            .arg(qMax<qint64>(ms * 4, 10000)),
     };
     for (const QString &sql : session)
         if (!q.exec(sql))
@@ -109,8 +114,9 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
             }
         }
         if (!db.commit())
-            return unexpected(StoreError{QStringLiteral("PostgreSQL (%1): cannot commit Reclaim's schema: %2")
-                                             .arg(store->m_endpoint, db.lastError().text())});
+            return unexpected(
+                StoreError{QStringLiteral("PostgreSQL (%1): cannot commit Reclaim's schema: %2")
+                               .arg(store->m_endpoint, db.lastError().text())});
     }
     return store;
 }
@@ -118,7 +124,8 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
 CandidateQuery candidateQuery(const DomainConfig &d)
 {
     const JobColumns &c = d.columns;
-    const QString typeExpr = c.type.isEmpty() ? QStringLiteral("''") : quoteIdentifier(c.type) + QStringLiteral("::text");
+    const QString typeExpr = c.type.isEmpty() ? QStringLiteral("''")
+                                              : quoteIdentifier(c.type) + QStringLiteral("::text");
     CandidateQuery out;
     out.sql = QStringLiteral("SELECT %1::text, %2::text, %3, %4::text, "
                              "extract(epoch FROM %4)::float8, row_to_json(t)::text "
@@ -127,8 +134,10 @@ CandidateQuery candidateQuery(const DomainConfig &d)
                        quoteIdentifier(c.updatedAt), quoteIdentifier(d.table),
                        placeholders(d.candidateStatuses.size()));
     if (!d.types.isEmpty())
-        out.sql += QStringLiteral(" AND %1 IN (%2)").arg(quoteIdentifier(c.type), placeholders(d.types.size()));
-    out.sql += QStringLiteral(" AND %1 < now() - make_interval(secs => ?) ORDER BY %1").arg(quoteIdentifier(c.updatedAt));
+        out.sql += QStringLiteral(" AND %1 IN (%2)")
+                       .arg(quoteIdentifier(c.type), placeholders(d.types.size()));
+    out.sql += QStringLiteral(" AND %1 < now() - make_interval(secs => ?) ORDER BY %1")
+                   .arg(quoteIdentifier(c.updatedAt));
     for (const QString &s : d.candidateStatuses)
         out.binds << s;
     for (const QString &t : d.types)
@@ -143,7 +152,8 @@ Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainCo
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.setForwardOnly(true);
     if (!q.prepare(query.sql))
-        return unexpected(failure(QStringLiteral("preparing the candidate query of %1").arg(d.name), q));
+        return unexpected(
+            failure(QStringLiteral("preparing the candidate query of %1").arg(d.name), q));
     for (const QVariant &v : query.binds)
         q.addBindValue(v);
     if (!q.exec())
@@ -166,17 +176,18 @@ Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainCo
     return out;
 }
 
-Expected<std::optional<QByteArray>, StoreError> PgJobStore::restorePayload(const DomainConfig &d,
-                                                                           const RestoreRule &rule,
-                                                                           const QString &rowId)
+Expected<std::optional<QByteArray>, StoreError>
+PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const QString &rowId)
 {
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
     q.setForwardOnly(true);
     if (!q.prepare(rule.query))
-        return unexpected(failure(QStringLiteral("preparing the restore query of %1").arg(d.name), q));
+        return unexpected(
+            failure(QStringLiteral("preparing the restore query of %1").arg(d.name), q));
     q.bindValue(QStringLiteral(":jobId"), rowId);
     if (!q.exec())
-        return unexpected(failure(QStringLiteral("running the restore query of %1").arg(d.name), q));
+        return unexpected(
+            failure(QStringLiteral("running the restore query of %1").arg(d.name), q));
     if (!q.next() || q.value(0).isNull())
         return std::optional<QByteArray>();
     return std::optional<QByteArray>(q.value(0).toString().toUtf8());
@@ -196,7 +207,8 @@ Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, cons
     q.addBindValue(rowId);
     q.addBindValue(static_cast<double>(d.requeueWindow.count()));
     if (!q.exec() || !q.next())
-        return unexpected(failure(QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
+        return unexpected(
+            failure(QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
     return q.value(0).toInt();
 }
 
@@ -208,7 +220,8 @@ Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
     q.addBindValue(generation);
     q.addBindValue(generation);
     if (!q.exec())
-        return unexpected(failure(QStringLiteral("recording run generation %1").arg(generation), q));
+        return unexpected(
+            failure(QStringLiteral("recording run generation %1").arg(generation), q));
     return q.numRowsAffected() == 1;
 }
 
@@ -229,7 +242,8 @@ Expected<WriteOutcome, StoreError> PgJobStore::applyAction(const DomainConfig &d
     WriteOutcome out;
     // FOR SHARE waits for a newer run that is recording its start, then sees its generation:
     // no stale run's write can slip in between.
-    if (!q.exec(QStringLiteral("SELECT generation FROM reclaim.fence WHERE id = 1 FOR SHARE")) || !q.next())
+    if (!q.exec(QStringLiteral("SELECT generation FROM reclaim.fence WHERE id = 1 FOR SHARE")) ||
+        !q.next())
         return fail(QStringLiteral("checking the fence"));
     const qint64 highest = q.value(0).toLongLong();
     int rows = 0;
@@ -243,14 +257,16 @@ Expected<WriteOutcome, StoreError> PgJobStore::applyAction(const DomainConfig &d
             sets << QStringLiteral("%1 = 0").arg(quoteIdentifier(c.progress));
         if (!c.error.isEmpty()) {
             sets << QStringLiteral("%1 = ?").arg(quoteIdentifier(c.error));
-            values << (a.kind == ActionKind::Requeue ? QVariant(QMetaType(QMetaType::QString)) : QVariant(a.reason));
+            values << (a.kind == ActionKind::Requeue ? QVariant(QMetaType(QMetaType::QString))
+                                                     : QVariant(a.reason));
         }
         sets << QStringLiteral("%1 = now()").arg(quoteIdentifier(c.updatedAt));
         // The observed updatedAt goes back as the column's own text, so the database parses it
         // into the column's type with every digit it had.
         const QString sql = QStringLiteral("UPDATE %1 SET %2 WHERE %3 = ? AND %4 = ? AND %5 = ?")
                                 .arg(quoteIdentifier(d.table), sets.join(QStringLiteral(", ")),
-                                     quoteIdentifier(c.id), quoteIdentifier(c.status), quoteIdentifier(c.updatedAt));
+                                     quoteIdentifier(c.id), quoteIdentifier(c.status),
+                                     quoteIdentifier(c.updatedAt));
         q.prepare(sql);
         for (const QVariant &v : values)
             q.addBindValue(v);
@@ -268,24 +284,27 @@ Expected<WriteOutcome, StoreError> PgJobStore::applyAction(const DomainConfig &d
             out.parent.table = parent->table;
             out.parent.column = parent->column;
             out.parent.newValue = parent->failedValue;
-            q.prepare(QStringLiteral("UPDATE %1 SET %2 = ? WHERE %3 = (SELECT %4 FROM %5 WHERE %6 = ?) "
-                                     "AND %2 IN (%7) RETURNING %3::text")
-                          .arg(quoteIdentifier(parent->table), quoteIdentifier(parent->column),
-                               quoteIdentifier(parent->idColumn), quoteIdentifier(parent->foreignKey),
-                               quoteIdentifier(d.table), quoteIdentifier(c.id),
-                               placeholders(parent->inProgress.size())));
+            q.prepare(
+                QStringLiteral("UPDATE %1 SET %2 = ? WHERE %3 = (SELECT %4 FROM %5 WHERE %6 = ?) "
+                               "AND %2 IN (%7) RETURNING %3::text")
+                    .arg(quoteIdentifier(parent->table), quoteIdentifier(parent->column),
+                         quoteIdentifier(parent->idColumn), quoteIdentifier(parent->foreignKey),
+                         quoteIdentifier(d.table), quoteIdentifier(c.id),
+                         placeholders(parent->inProgress.size())));
             q.addBindValue(parent->failedValue);
             q.addBindValue(a.rowId);
             for (const QString &s : parent->inProgress)
                 q.addBindValue(s);
             if (!q.exec())
-                return fail(QStringLiteral("cleaning up %1 of %2 row %3").arg(parent->table, d.table, a.rowId));
+                return fail(QStringLiteral("cleaning up %1 of %2 row %3")
+                                .arg(parent->table, d.table, a.rowId));
             out.parent.rows = q.numRowsAffected();
             if (q.next())
                 out.parent.parentId = q.value(0).toString();
         }
         if (rows == 1 && a.kind == ActionKind::Requeue) {
-            q.prepare(QStringLiteral("INSERT INTO reclaim.requeue (domain, row_id, generation) VALUES (?, ?, ?)"));
+            q.prepare(QStringLiteral(
+                "INSERT INTO reclaim.requeue (domain, row_id, generation) VALUES (?, ?, ?)"));
             q.addBindValue(d.name);
             q.addBindValue(a.rowId);
             q.addBindValue(a.precondition.generation);
@@ -296,17 +315,19 @@ Expected<WriteOutcome, StoreError> PgJobStore::applyAction(const DomainConfig &d
 
     Action audited = a;
     audited.result = out.result;
-    q.prepare(QStringLiteral("INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, generation, "
-                             "domain, row_id, action, observed_status, observed_updated_at, result, detail) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant &v : QVariantList{text(actor.runId), text(actor.kind), text(actor.host), text(actor.user),
-                                          a.precondition.generation, text(a.domain), text(a.rowId),
-                                          actionKindName(a.kind), text(a.precondition.status),
-                                          text(a.precondition.updatedAtText), actionResultName(out.result),
-                                          out.parent.attempted ? QStringLiteral("parent %1.%2 rows=%3")
-                                                                     .arg(out.parent.table, out.parent.column)
-                                                                     .arg(out.parent.rows)
-                                                               : a.reason})
+    q.prepare(QStringLiteral(
+        "INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, generation, "
+        "domain, row_id, action, observed_status, observed_updated_at, result, detail) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v :
+         QVariantList{text(actor.runId), text(actor.kind), text(actor.host), text(actor.user),
+                      a.precondition.generation, text(a.domain), text(a.rowId),
+                      actionKindName(a.kind), text(a.precondition.status),
+                      text(a.precondition.updatedAtText), actionResultName(out.result),
+                      out.parent.attempted ? QStringLiteral("parent %1.%2 rows=%3")
+                                                 .arg(out.parent.table, out.parent.column)
+                                                 .arg(out.parent.rows)
+                                           : a.reason})
         q.addBindValue(v);
     if (!q.exec())
         return fail(QStringLiteral("writing the audit row for %1").arg(a.rowId));
@@ -321,14 +342,15 @@ void PgJobStore::auditOnly(const Action &a, const Actor &actor)
     if (m_readOnly)
         return;
     QSqlQuery q(QSqlDatabase::database(m_connectionName, false));
-    q.prepare(QStringLiteral("INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, generation, "
-                             "domain, row_id, action, observed_status, observed_updated_at, result, detail) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant &v : QVariantList{text(actor.runId), text(actor.kind), text(actor.host), text(actor.user),
-                                          a.precondition.generation, text(a.domain), text(a.rowId),
-                                          actionKindName(a.kind), text(a.precondition.status),
-                                          text(a.precondition.updatedAtText), actionResultName(a.result),
-                                          text(a.resultDetail)})
+    q.prepare(QStringLiteral(
+        "INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, generation, "
+        "domain, row_id, action, observed_status, observed_updated_at, result, detail) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v : QVariantList{
+             text(actor.runId), text(actor.kind), text(actor.host), text(actor.user),
+             a.precondition.generation, text(a.domain), text(a.rowId), actionKindName(a.kind),
+             text(a.precondition.status), text(a.precondition.updatedAtText),
+             actionResultName(a.result), text(a.resultDetail)})
         q.addBindValue(v);
     q.exec(); // best effort: the audit of a non-write must not turn into a failed action
 }

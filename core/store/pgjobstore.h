@@ -20,13 +20,15 @@ public:
 
     // Connects within the configured timeout. With `readOnly`, Reclaim's own schema is neither
     // created nor written (dry runs, the read-only console).
-    static Expected<std::unique_ptr<PgJobStore>, StoreError> open(const ReclaimConfig &config, bool readOnly);
+    static Expected<std::unique_ptr<PgJobStore>, StoreError> open(const ReclaimConfig &config,
+                                                                  bool readOnly);
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
     Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
                                                                    const RestoreRule &rule,
                                                                    const QString &rowId) override;
-    Expected<int, StoreError> recentRequeues(const DomainConfig &domain, const QString &rowId) override;
+    Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
+                                             const QString &rowId) override;
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;

@@ -16,7 +16,8 @@ QStringList reclaimSchemaStatements()
                        " id integer PRIMARY KEY CHECK (id = 1),"
                        " generation bigint NOT NULL,"
                        " started_at timestamptz NOT NULL DEFAULT now())"),
-        QStringLiteral("INSERT INTO reclaim.fence (id, generation) VALUES (1, 0) ON CONFLICT DO NOTHING"),
+        QStringLiteral(
+            "INSERT INTO reclaim.fence (id, generation) VALUES (1, 0) ON CONFLICT DO NOTHING"),
         QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.audit ("
                        " id bigserial PRIMARY KEY,"
                        " at timestamptz NOT NULL DEFAULT now(),"
@@ -32,13 +33,15 @@ QStringList reclaimSchemaStatements()
                        " observed_updated_at text NOT NULL,"
                        " result text NOT NULL,"
                        " detail text)"),
-        QStringLiteral("CREATE INDEX IF NOT EXISTS audit_row_idx ON reclaim.audit (domain, row_id, at)"),
+        QStringLiteral(
+            "CREATE INDEX IF NOT EXISTS audit_row_idx ON reclaim.audit (domain, row_id, at)"),
         QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.requeue ("
                        " domain text NOT NULL,"
                        " row_id text NOT NULL,"
                        " at timestamptz NOT NULL DEFAULT now(),"
                        " generation bigint NOT NULL)"),
-        QStringLiteral("CREATE INDEX IF NOT EXISTS requeue_row_idx ON reclaim.requeue (domain, row_id, at)"),
+        QStringLiteral(
+            "CREATE INDEX IF NOT EXISTS requeue_row_idx ON reclaim.requeue (domain, row_id, at)"),
     };
 }
 

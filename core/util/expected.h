@@ -22,9 +22,9 @@ template <typename T, typename E> class Expected
 public:
     Expected(const T &value) : m_v(std::in_place_index<0>, value) {}
     Expected(T &&value) : m_v(std::in_place_index<0>, std::move(value)) {}
-    template <typename G> Expected(Unexpected<G> u) : m_v(std::in_place_index<1>, std::move(u.error))
-    {
-    }
+    template <typename G>
+    Expected(Unexpected<G> u) : m_v(std::in_place_index<1>, std::move(u.error))
+    {}
 
     [[nodiscard]] bool hasValue() const { return m_v.index() == 0; }
     explicit operator bool() const { return hasValue(); }

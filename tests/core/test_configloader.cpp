@@ -46,11 +46,14 @@ QJsonValue setPath(QJsonValue node, QStringList path, const QJsonValue &value, b
     return o;
 }
 
-Expected<ReclaimConfig, ConfigError> loadEdited(const QString &path, const QJsonValue &value, bool remove = false)
+Expected<ReclaimConfig, ConfigError> loadEdited(const QString &path, const QJsonValue &value,
+                                                bool remove = false)
 {
-    const QJsonValue edited = path.isEmpty() ? QJsonValue(sample())
-                                             : setPath(sample(), path.split(QLatin1Char('.')), value, remove);
-    return ConfigLoader::loadJson(QJsonDocument(edited.toObject()).toJson(), QStringLiteral("test.json"), emptyEnv());
+    const QJsonValue edited = path.isEmpty()
+                                  ? QJsonValue(sample())
+                                  : setPath(sample(), path.split(QLatin1Char('.')), value, remove);
+    return ConfigLoader::loadJson(QJsonDocument(edited.toObject()).toJson(),
+                                  QStringLiteral("test.json"), emptyEnv());
 }
 
 } // namespace
@@ -66,7 +69,8 @@ private slots:
         QCOMPARE(c->domains.size(), 5);
         const DomainConfig &video = c->domains.at(1);
         QCOMPARE(video.name, QStringLiteral("video"));
-        QCOMPARE(video.queues, (QStringList{QStringLiteral("video-generation"), QStringLiteral("video-export")}));
+        QCOMPARE(video.queues,
+                 (QStringList{QStringLiteral("video-generation"), QStringLiteral("video-export")}));
         QCOMPARE(video.currentJobId(QStringLiteral("vj_1"), QStringLiteral("COMPOSE")),
                  QStringLiteral("video-compose-vj_1"));
         QVERIFY(video.restoreFor(QStringLiteral("COMPOSE")));
@@ -85,39 +89,55 @@ private slots:
 
         QTest::newRow("unknown key") << "domains.0.tresholdSeconds" << QJsonValue(5) << false
                                      << "test.json: domains[0].tresholdSeconds: unknown key";
-        QTest::newRow("wrong type") << "domains.1.thresholdSeconds" << QJsonValue(QStringLiteral("1h")) << false
-                                    << "test.json: domains[1].thresholdSeconds: must be an integer";
-        QTest::newRow("not an identifier") << "domains.2.table" << QJsonValue(QStringLiteral("Doc\"; DROP TABLE x"))
-                                           << false << "test.json: domains[2].table: 'Doc\"; DROP TABLE x' is not a plain SQL identifier";
-        QTest::newRow("column not an identifier") << "domains.0.columns.updatedAt"
-                                                  << QJsonValue(QStringLiteral("updated at")) << false
-                                                  << "test.json: domains[0].columns.updatedAt: 'updated at' is not a plain SQL identifier";
-        QTest::newRow("empty queue list") << "domains.3.queues" << QJsonValue(QJsonArray()) << false
-                                          << "test.json: domains[3].queues: must not be an empty list";
-        QTest::newRow("queue with colon") << "domains.3.queues" << QJsonValue(QJsonArray{QStringLiteral("a:b")})
-                                          << false << "test.json: domains[3].queues[0]: 'a:b' is not a valid BullMQ queue name";
-        QTest::newRow("template without id") << "domains.4.jobIdTemplate" << QJsonValue(QStringLiteral("narration"))
-                                             << false << "test.json: domains[4].jobIdTemplate: 'narration' does not contain the row id placeholder {id}";
-        QTest::newRow("template with colon") << "domains.4.jobIdTemplate" << QJsonValue(QStringLiteral("n:{id}"))
-                                             << false << "test.json: domains[4].jobIdTemplate: BullMQ job ids may not contain ':'";
+        QTest::newRow("wrong type")
+            << "domains.1.thresholdSeconds" << QJsonValue(QStringLiteral("1h")) << false
+            << "test.json: domains[1].thresholdSeconds: must be an integer";
+        QTest::newRow("not an identifier")
+            << "domains.2.table" << QJsonValue(QStringLiteral("Doc\"; DROP TABLE x")) << false
+            << "test.json: domains[2].table: 'Doc\"; DROP TABLE x' is not a plain SQL identifier";
+        QTest::newRow("column not an identifier")
+            << "domains.0.columns.updatedAt" << QJsonValue(QStringLiteral("updated at")) << false
+            << "test.json: domains[0].columns.updatedAt: 'updated at' is not a plain SQL "
+               "identifier";
+        QTest::newRow("empty queue list")
+            << "domains.3.queues" << QJsonValue(QJsonArray()) << false
+            << "test.json: domains[3].queues: must not be an empty list";
+        QTest::newRow("queue with colon")
+            << "domains.3.queues" << QJsonValue(QJsonArray{QStringLiteral("a:b")}) << false
+            << "test.json: domains[3].queues[0]: 'a:b' is not a valid BullMQ queue name";
+        QTest::newRow("template without id")
+            << "domains.4.jobIdTemplate" << QJsonValue(QStringLiteral("narration")) << false
+            << "test.json: domains[4].jobIdTemplate: 'narration' does not contain the row id "
+               "placeholder {id}";
+        QTest::newRow("template with colon")
+            << "domains.4.jobIdTemplate" << QJsonValue(QStringLiteral("n:{id}")) << false
+            << "test.json: domains[4].jobIdTemplate: BullMQ job ids may not contain ':'";
         QTest::newRow("missing table") << "domains.0.table" << QJsonValue() << true
                                        << "test.json: domains[0].table: is required";
-        QTest::newRow("restore to foreign queue") << "domains.1.restore.queue" << QJsonValue(QStringLiteral("image-render"))
-                                                  << false << "test.json: domains[1].restore.queue: 'image-render' is not one of the domain's queues";
-        QTest::newRow("restore without placeholder") << "domains.1.restore.query" << QJsonValue(QStringLiteral("SELECT 1"))
-                                                     << false << "test.json: domains[1].restore.query: must use the :jobId placeholder";
-        QTest::newRow("bad policy") << "run.policy" << QJsonValue(QStringLiteral("yolo")) << false
-                                    << "test.json: run.policy: 'yolo' is not a policy (auto or observe)";
+        QTest::newRow("restore to foreign queue")
+            << "domains.1.restore.queue" << QJsonValue(QStringLiteral("image-render")) << false
+            << "test.json: domains[1].restore.queue: 'image-render' is not one of the domain's "
+               "queues";
+        QTest::newRow("restore without placeholder")
+            << "domains.1.restore.query" << QJsonValue(QStringLiteral("SELECT 1")) << false
+            << "test.json: domains[1].restore.query: must use the :jobId placeholder";
+        QTest::newRow("bad policy")
+            << "run.policy" << QJsonValue(QStringLiteral("yolo")) << false
+            << "test.json: run.policy: 'yolo' is not a policy (auto or observe)";
         QTest::newRow("no domains") << "domains" << QJsonValue(QJsonArray()) << false
                                     << "test.json: domains: must be a non-empty list of domains";
-        QTest::newRow("duplicate domain") << "domains.1.name" << QJsonValue(QStringLiteral("slide")) << false
-                                          << "test.json: domains[1].name: 'slide' is used by another domain";
-        QTest::newRow("type filter without column") << "domains.3.types" << QJsonValue(QJsonArray{QStringLiteral("X")})
-                                                    << false << "test.json: domains[3].types: a type filter needs columns.type to be set";
-        QTest::newRow("bad redis url") << "connections.redisUrl" << QJsonValue(QStringLiteral("http://x")) << false
-                                       << "test.json: connections.redisUrl: not a redis:// URL";
+        QTest::newRow("duplicate domain")
+            << "domains.1.name" << QJsonValue(QStringLiteral("slide")) << false
+            << "test.json: domains[1].name: 'slide' is used by another domain";
+        QTest::newRow("type filter without column")
+            << "domains.3.types" << QJsonValue(QJsonArray{QStringLiteral("X")}) << false
+            << "test.json: domains[3].types: a type filter needs columns.type to be set";
+        QTest::newRow("bad redis url")
+            << "connections.redisUrl" << QJsonValue(QStringLiteral("http://x")) << false
+            << "test.json: connections.redisUrl: not a redis:// URL";
         QTest::newRow("missing postgres url") << "connections.postgresUrl" << QJsonValue() << true
-                                              << "test.json: connections.postgresUrl: is not set (set it in the file or in $RECLAIM_PG_URL)";
+                                              << "test.json: connections.postgresUrl: is not set "
+                                                 "(set it in the file or in $RECLAIM_PG_URL)";
     }
 
     void rejects()
@@ -133,9 +153,11 @@ private slots:
 
     void malformedJsonNamesFileAndLine()
     {
-        auto c = ConfigLoader::loadJson("{\n  \"domains\": [\n  oops\n]}", QStringLiteral("broken.json"), emptyEnv());
+        auto c = ConfigLoader::loadJson("{\n  \"domains\": [\n  oops\n]}",
+                                        QStringLiteral("broken.json"), emptyEnv());
         QVERIFY(!c.hasValue());
-        QVERIFY2(c.error().toString().startsWith(QStringLiteral("broken.json: not valid JSON at line 3")),
+        QVERIFY2(c.error().toString().startsWith(
+                     QStringLiteral("broken.json: not valid JSON at line 3")),
                  qPrintable(c.error().toString()));
     }
 
@@ -149,17 +171,23 @@ private slots:
     void environmentOverridesFileAndPasswordsStayOut()
     {
         QProcessEnvironment env;
-        env.insert(QStringLiteral("RECLAIM_PG_URL"), QStringLiteral("postgresql://app:s3cr3t@db.internal:6543/prod"));
-        auto c = ConfigLoader::loadJson(QJsonDocument(sample()).toJson(), QStringLiteral("t.json"), env);
+        env.insert(QStringLiteral("RECLAIM_PG_URL"),
+                   QStringLiteral("postgresql://app:s3cr3t@db.internal:6543/prod"));
+        auto c =
+            ConfigLoader::loadJson(QJsonDocument(sample()).toJson(), QStringLiteral("t.json"), env);
         QVERIFY(c.hasValue());
         QCOMPARE(c->postgres.host, QStringLiteral("db.internal"));
         QCOMPARE(c->postgres.password, QStringLiteral("s3cr3t"));
-        QCOMPARE(c->postgres.redacted(), QStringLiteral("postgresql://app:***@db.internal:6543/prod"));
+        QCOMPARE(c->postgres.redacted(),
+                 QStringLiteral("postgresql://app:***@db.internal:6543/prod"));
 
-        env.insert(QStringLiteral("RECLAIM_REDIS_URL"), QStringLiteral("redis://:hunter2@cache:6379/notanumber"));
-        auto bad = ConfigLoader::loadJson(QJsonDocument(sample()).toJson(), QStringLiteral("t.json"), env);
+        env.insert(QStringLiteral("RECLAIM_REDIS_URL"),
+                   QStringLiteral("redis://:hunter2@cache:6379/notanumber"));
+        auto bad =
+            ConfigLoader::loadJson(QJsonDocument(sample()).toJson(), QStringLiteral("t.json"), env);
         QVERIFY(!bad.hasValue());
-        QVERIFY2(bad.error().toString().contains(QStringLiteral("$RECLAIM_REDIS_URL")), qPrintable(bad.error().toString()));
+        QVERIFY2(bad.error().toString().contains(QStringLiteral("$RECLAIM_REDIS_URL")),
+                 qPrintable(bad.error().toString()));
         QVERIFY(!bad.error().toString().contains(QStringLiteral("hunter2")));
     }
 

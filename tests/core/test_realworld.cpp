@@ -2,9 +2,9 @@
 // read and our write, microsecond timestamps, a lookup that errors for one candidate only, and a
 // wait list longer than the probe may walk. One seeded incident is shared; each test works on
 // its own domain, so they do not disturb each other.
-#include "support/callbackprogress.h"
 #include "queue/bullmqredis.h"
 #include "recovery/engine.h"
+#include "support/callbackprogress.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 #include "testprint.h"

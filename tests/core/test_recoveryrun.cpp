@@ -1,8 +1,8 @@
 // One whole recovery run over fakes: the order of the stages (lock, candidates before the queue,
 // lookup, scan only when needed, plan, execute, release) and every rule about when nothing may
 // be written.
-#include "support/callbackprogress.h"
 #include "recovery/recoveryrun.h"
+#include "support/callbackprogress.h"
 #include "support/fakes.h"
 #include "testprint.h"
 
@@ -427,7 +427,8 @@ private slots:
     {
         World w;
         w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
-        w.queue.lockError = RedisError{RedisError::Kind::Timeout, QStringLiteral("127.0.0.1:6379 did not answer")};
+        w.queue.lockError =
+            RedisError{RedisError::Kind::Timeout, QStringLiteral("127.0.0.1:6379 did not answer")};
         RunRequest request;
         request.dryRun = true;
         const RunReport r = w.run(request);

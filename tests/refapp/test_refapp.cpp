@@ -22,8 +22,9 @@ QString inlined(const CandidateQuery &q)
     QString sql = q.sql;
     for (const QVariant &v : q.binds) {
         const qsizetype at = sql.indexOf(QLatin1Char('?'));
-        const QString literal = v.typeId() == QMetaType::Double ? QString::number(v.toDouble())
-                                                               : QLatin1Char('\'') + v.toString() + QLatin1Char('\'');
+        const QString literal = v.typeId() == QMetaType::Double
+                                    ? QString::number(v.toDouble())
+                                    : QLatin1Char('\'') + v.toString() + QLatin1Char('\'');
         sql.replace(at, 1, literal);
     }
     return sql;
@@ -63,14 +64,18 @@ private slots:
     {
         migrate(m_env);
         migrate(m_env); // a second run is a no-op
-        const auto applied = sql(m_env, QStringLiteral("SELECT count(*) FROM \"_refapp_migrations\""));
+        const auto applied =
+            sql(m_env, QStringLiteral("SELECT count(*) FROM \"_refapp_migrations\""));
         QCOMPARE(applied.first().first().toInt(), 2);
-        const auto cols = sql(m_env, QStringLiteral("SELECT data_type, datetime_precision FROM information_schema.columns "
-                                                    "WHERE table_name = 'VideoJob' AND column_name = 'updatedAt'"));
+        const auto cols =
+            sql(m_env, QStringLiteral(
+                           "SELECT data_type, datetime_precision FROM information_schema.columns "
+                           "WHERE table_name = 'VideoJob' AND column_name = 'updatedAt'"));
         QCOMPARE(cols.size(), 1);
         QCOMPARE(cols.first().at(0).toString(), QStringLiteral("timestamp without time zone"));
         QCOMPARE(cols.first().at(1).toInt(), 3);
-        const auto invalid = sql(m_env, QStringLiteral("SELECT count(*) FROM pg_index WHERE NOT indisvalid"));
+        const auto invalid =
+            sql(m_env, QStringLiteral("SELECT count(*) FROM pg_index WHERE NOT indisvalid"));
         QCOMPARE(invalid.first().first().toInt(), 0); // CONCURRENTLY builds all finished
     }
 
@@ -102,21 +107,28 @@ private slots:
                 present = redisNotNil(r, {QByteArrayLiteral("LPOS"), k + "active", id});
             else
                 present = redisNotNil(r, {QByteArrayLiteral("ZSCORE"), k + state.toUtf8(), id});
-            QVERIFY2(present, qPrintable(QStringLiteral("%1 not %2 in %3").arg(QString::fromUtf8(id), state, queue)));
+            QVERIFY2(
+                present,
+                qPrintable(
+                    QStringLiteral("%1 not %2 in %3").arg(QString::fromUtf8(id), state, queue)));
             if (state == QLatin1String("paused"))
-                QCOMPARE(redisBytes(r, {QByteArrayLiteral("HGET"), k + "meta", QByteArrayLiteral("paused")}),
+                QCOMPARE(redisBytes(r, {QByteArrayLiteral("HGET"), k + "meta",
+                                        QByteArrayLiteral("paused")}),
                          QByteArrayLiteral("1"));
             if (row.value(QStringLiteral("lockHeld")).toBool())
-                QCOMPARE(redisBytes(r, {QByteArrayLiteral("EXISTS"), k + id + ":lock"}), QByteArrayLiteral("1"));
+                QCOMPARE(redisBytes(r, {QByteArrayLiteral("EXISTS"), k + id + ":lock"}),
+                         QByteArrayLiteral("1"));
             // The row is really in the database, as the manifest says.
-            const auto db = sql(m_env, QStringLiteral("SELECT status FROM \"%1\" WHERE id = ?")
-                                           .arg(row.value(QStringLiteral("table")).toString()),
+            const auto db = sql(m_env,
+                                QStringLiteral("SELECT status FROM \"%1\" WHERE id = ?")
+                                    .arg(row.value(QStringLiteral("table")).toString()),
                                 {row.value(QStringLiteral("id")).toString()});
             QCOMPARE(db.size(), 1);
             QCOMPARE(db.first().first().toString(), row.value(QStringLiteral("status")).toString());
             statesSeen.insert(state);
         }
-        for (const char *s : {"waiting", "delayed", "prioritized", "active", "waiting-children", "paused", "completed", "failed"})
+        for (const char *s : {"waiting", "delayed", "prioritized", "active", "waiting-children",
+                              "paused", "completed", "failed"})
             QVERIFY2(statesSeen.contains(QLatin1String(s)), s);
         // Legacy auto-numbered ids carry the row id only in data.jobId.
         const auto legacy = incident.rowsOfKind(QStringLiteral("legacy-id-waiting"));
@@ -125,10 +137,11 @@ private slots:
         bool numeric = false;
         row.value(QStringLiteral("bullJobId")).toString().toLongLong(&numeric);
         QVERIFY(numeric);
-        const QByteArray data = redisBytes(r, {QByteArrayLiteral("HGET"),
-                                               "bull:" + row.value(QStringLiteral("queue")).toString().toUtf8() + ':' +
-                                                   row.value(QStringLiteral("bullJobId")).toString().toUtf8(),
-                                               QByteArrayLiteral("data")});
+        const QByteArray data =
+            redisBytes(r, {QByteArrayLiteral("HGET"),
+                           "bull:" + row.value(QStringLiteral("queue")).toString().toUtf8() + ':' +
+                               row.value(QStringLiteral("bullJobId")).toString().toUtf8(),
+                           QByteArrayLiteral("data")});
         QCOMPARE(QJsonDocument::fromJson(data).object().value(QStringLiteral("jobId")).toString(),
                  row.value(QStringLiteral("id")).toString());
     }
@@ -146,22 +159,30 @@ private slots:
                                                  {QStringLiteral("ImageJob"), false},
                                                  {QStringLiteral("NarrationJob"), false}};
         for (const auto &[table, typed] : tables) {
-            const QString parentKey = table.chopped(3).toLower() + QStringLiteral("Id"); // "VideoJob" → "videoId"
+            const QString parentKey =
+                table.chopped(3).toLower() + QStringLiteral("Id"); // "VideoJob" → "videoId"
             const QString typeColumn = typed ? QStringLiteral("type, ") : QString();
-            const QString typeValue = typed ? QStringLiteral("(SELECT type FROM \"%1\" LIMIT 1), ").arg(table) : QString();
-            sql(m_env, QStringLiteral("INSERT INTO \"%1\" (id, \"%2\", %3status, \"updatedAt\") "
-                                      "SELECT 'history' || g, (SELECT \"%2\" FROM \"%1\" LIMIT 1), %4"
-                                      "(ARRAY['COMPLETED', 'FAILED'])[1 + g % 2], now() - g * interval '1 minute' "
-                                      "FROM generate_series(1, 20000) g")
-                           .arg(table, parentKey, typeColumn, typeValue));
+            const QString typeValue =
+                typed ? QStringLiteral("(SELECT type FROM \"%1\" LIMIT 1), ").arg(table)
+                      : QString();
+            sql(m_env,
+                QStringLiteral(
+                    "INSERT INTO \"%1\" (id, \"%2\", %3status, \"updatedAt\") "
+                    "SELECT 'history' || g, (SELECT \"%2\" FROM \"%1\" LIMIT 1), %4"
+                    "(ARRAY['COMPLETED', 'FAILED'])[1 + g % 2], now() - g * interval '1 minute' "
+                    "FROM generate_series(1, 20000) g")
+                    .arg(table, parentKey, typeColumn, typeValue));
         }
         sql(m_env, QStringLiteral("ANALYZE"));
         const ReclaimConfig config = sampleConfig(m_env);
         for (const DomainConfig &d : config.domains) {
-            const auto plan = sql(m_env, QStringLiteral("EXPLAIN (FORMAT JSON) ") + inlined(candidateQuery(d)));
+            const auto plan =
+                sql(m_env, QStringLiteral("EXPLAIN (FORMAT JSON) ") + inlined(candidateQuery(d)));
             const QString text = plan.first().first().toString();
-            QVERIFY2(text.contains(QStringLiteral("\"Index Name\": \"%1_status_").arg(d.table)),
-                     qPrintable(QStringLiteral("%1 does not use its (status, ..., updatedAt) index:\n%2").arg(d.table, text)));
+            QVERIFY2(
+                text.contains(QStringLiteral("\"Index Name\": \"%1_status_").arg(d.table)),
+                qPrintable(QStringLiteral("%1 does not use its (status, ..., updatedAt) index:\n%2")
+                               .arg(d.table, text)));
             QVERIFY2(!text.contains(QStringLiteral("\"Seq Scan\"")), qPrintable(text));
         }
     }

@@ -15,29 +15,30 @@ using BoundaryHook = std::function<void(const QString &boundary)>;
 class HookedQueue final : public QueueInspector, public QueueWriter, public RecoveryLock
 {
 public:
-    HookedQueue(QueueInspector &inspector, QueueWriter &writer, RecoveryLock &lock, BoundaryHook hook)
+    HookedQueue(QueueInspector &inspector, QueueWriter &writer, RecoveryLock &lock,
+                BoundaryHook hook)
         : m_inspector(inspector), m_writer(writer), m_lock(lock), m_hook(std::move(hook))
-    {
-    }
+    {}
 
     QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override
     {
         m_hook(QStringLiteral("lookup"));
         return m_inspector.probe(jobs);
     }
-    Expected<QSet<QString>, RedisError> listMembers(const QString &p, const QString &q, const QString &l) override
+    Expected<QSet<QString>, RedisError> listMembers(const QString &p, const QString &q,
+                                                    const QString &l) override
     {
         return m_inspector.listMembers(p, q, l);
     }
-    Expected<ScanPage, RedisError> scanPage(const QString &p, const QString &q, const QString &s, qint64 o,
-                                            int c) override
+    Expected<ScanPage, RedisError> scanPage(const QString &p, const QString &q, const QString &s,
+                                            qint64 o, int c) override
     {
         m_hook(QStringLiteral("scan"));
         return m_inspector.scanPage(p, q, s, o, c);
     }
     qint64 roundTrips() const override { return m_inspector.roundTrips(); }
-    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n, const QByteArray &d,
-                                                 qint64 t) override
+    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n,
+                                                 const QByteArray &d, qint64 t) override
     {
         m_hook(QStringLiteral("enqueue"));
         return m_writer.enqueue(j, n, d, t);
@@ -47,7 +48,10 @@ public:
         m_hook(QStringLiteral("lock"));
         return m_lock.acquire(token, ttl);
     }
-    Expected<bool, RedisError> renew(const QString &token, qint64 ttl) override { return m_lock.renew(token, ttl); }
+    Expected<bool, RedisError> renew(const QString &token, qint64 ttl) override
+    {
+        return m_lock.renew(token, ttl);
+    }
     Expected<bool, RedisError> release(const QString &token) override
     {
         m_hook(QStringLiteral("release"));
@@ -72,8 +76,8 @@ public:
         m_hook(QStringLiteral("candidates"));
         return m_store.readCandidates(d);
     }
-    Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &d, const RestoreRule &r,
-                                                                   const QString &id) override
+    Expected<std::optional<QByteArray>, StoreError>
+    restorePayload(const DomainConfig &d, const RestoreRule &r, const QString &id) override
     {
         return m_store.restorePayload(d, r, id);
     }
@@ -81,8 +85,12 @@ public:
     {
         return m_store.recentRequeues(d, id);
     }
-    Expected<bool, StoreError> startGeneration(qint64 g) override { return m_store.startGeneration(g); }
-    Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &d, const Action &a, const Actor &actor) override
+    Expected<bool, StoreError> startGeneration(qint64 g) override
+    {
+        return m_store.startGeneration(g);
+    }
+    Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &d, const Action &a,
+                                                   const Actor &actor) override
     {
         m_hook(QStringLiteral("write"));
         return m_store.applyAction(d, a, actor);

@@ -1,9 +1,8 @@
 // One recovery run on the real adapters, with a hook at every step boundary (faultports.h).
 #pragma once
 
-#include "faultports.h"
-
 #include "config/reclaimconfig.h"
+#include "faultports.h"
 #include "recovery/runreport.h"
 
 namespace reclaim::test {

@@ -4,7 +4,6 @@
 
 #include <QTcpServer>
 #include <QThread>
-
 #include <csignal>
 
 namespace reclaim::test {
@@ -26,8 +25,9 @@ bool OwnRedis::start()
 {
     m_process.start(QStringLiteral("redis-server"),
                     {QStringLiteral("--port"), QString::number(m_port), QStringLiteral("--bind"),
-                     QStringLiteral("127.0.0.1"), QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"),
-                     QStringLiteral("yes"), QStringLiteral("--appendfsync"), QStringLiteral("always"),
+                     QStringLiteral("127.0.0.1"), QStringLiteral("--save"), QString(),
+                     QStringLiteral("--appendonly"), QStringLiteral("yes"),
+                     QStringLiteral("--appendfsync"), QStringLiteral("always"),
                      QStringLiteral("--dir"), m_dir.path()});
     if (!m_process.waitForStarted(5000))
         return false;

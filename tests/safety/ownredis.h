@@ -15,10 +15,10 @@ public:
     ~OwnRedis();
     Q_DISABLE_COPY_MOVE(OwnRedis)
 
-    bool start();      // starts (again) on the same port and directory; waits until it answers
-    void stop();       // SIGTERM and wait: the append-only file is complete
-    void pause();      // SIGSTOP
-    void resume();     // SIGCONT
+    bool start();  // starts (again) on the same port and directory; waits until it answers
+    void stop();   // SIGTERM and wait: the append-only file is complete
+    void pause();  // SIGSTOP
+    void resume(); // SIGCONT
     bool running() const;
     QString url() const { return QStringLiteral("redis://127.0.0.1:%1/0").arg(m_port); }
 

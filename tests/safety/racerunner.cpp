@@ -2,16 +2,14 @@
 // first database write (after confirming its lease) and wait for "go" on stdin, so the test can
 // freeze it there with SIGSTOP past its TTL while another runner takes over.
 //   racerunner [--pause-before-write] [--observe] [--lock-ttl S]   (URLs from RECLAIM_*_URL)
-#include "faultports.h"
-
 #include "config/configloader.h"
+#include "faultports.h"
 #include "queue/bullmqredis.h"
 #include "recovery/recoveryrun.h"
 #include "store/pgjobstore.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
-
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -22,7 +20,8 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    auto config = ConfigLoader::loadFile(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"));
+    auto config =
+        ConfigLoader::loadFile(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"));
     if (!config) {
         std::fprintf(stderr, "racerunner: %s\n", qPrintable(config.error().toString()));
         return 2;
@@ -53,9 +52,11 @@ int main(int argc, char **argv)
     RunRequest request;
     request.trigger = QStringLiteral("race");
     request.executeActions = !observe;
-    request.actor = Actor{QStringLiteral("test"), QStringLiteral("racerunner"), QStringLiteral("test"), {}};
+    request.actor =
+        Actor{QStringLiteral("test"), QStringLiteral("racerunner"), QStringLiteral("test"), {}};
     const RunReport report = run.run(request);
-    std::printf("REPORT %s\n", QJsonDocument(report.toJson()).toJson(QJsonDocument::Compact).constData());
+    std::printf("REPORT %s\n",
+                QJsonDocument(report.toJson()).toJson(QJsonDocument::Compact).constData());
     std::fflush(stdout);
     return 0;
 }

@@ -3,7 +3,6 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <csignal>
 
 namespace reclaim::test {
@@ -28,10 +27,13 @@ void SoakWorkers::spawn(const QString &queue)
     w.process->setProcessChannelMode(QProcess::SeparateChannels);
     w.process->setStandardErrorFile(QProcess::nullDevice());
     w.process->start(QStringLiteral(RECLAIM_NODE),
-                     {QStringLiteral(RECLAIM_SOURCE_DIR "/refapp/soak.js"), QStringLiteral("work"), QStringLiteral("--queue"),
-                      queue, QStringLiteral("--table"), video ? QStringLiteral("VideoJob") : QStringLiteral("ImageJob"),
-                      QStringLiteral("--parent-table"), video ? QStringLiteral("Video") : QStringLiteral("Image"),
-                      QStringLiteral("--parent-key"), video ? QStringLiteral("videoId") : QStringLiteral("imageId"),
+                     {QStringLiteral(RECLAIM_SOURCE_DIR "/refapp/soak.js"), QStringLiteral("work"),
+                      QStringLiteral("--queue"), queue, QStringLiteral("--table"),
+                      video ? QStringLiteral("VideoJob") : QStringLiteral("ImageJob"),
+                      QStringLiteral("--parent-table"),
+                      video ? QStringLiteral("Video") : QStringLiteral("Image"),
+                      QStringLiteral("--parent-key"),
+                      video ? QStringLiteral("videoId") : QStringLiteral("imageId"),
                       QStringLiteral("--seed"), QString::number(m_seed)});
     w.process->waitForStarted(10000);
     m_workers.push_back(std::move(w));
@@ -65,8 +67,10 @@ void SoakWorkers::poll()
             w.pending.remove(0, nl + 1);
             if (o.isEmpty())
                 continue;
-            m_events.append(WorkerEvent{o.value(QStringLiteral("event")).toString(), o.value(QStringLiteral("id")).toString(),
-                                        o.value(QStringLiteral("pid")).toInteger(), o.value(QStringLiteral("at")).toInteger()});
+            m_events.append(WorkerEvent{o.value(QStringLiteral("event")).toString(),
+                                        o.value(QStringLiteral("id")).toString(),
+                                        o.value(QStringLiteral("pid")).toInteger(),
+                                        o.value(QStringLiteral("at")).toInteger()});
         }
     }
 }

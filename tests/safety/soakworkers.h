@@ -8,7 +8,6 @@
 #include <QList>
 #include <QProcess>
 #include <QRandomGenerator>
-
 #include <memory>
 #include <vector>
 

@@ -17,7 +17,8 @@ RunReport runAuto(Engine &engine, bool execute = true)
     RunRequest r;
     r.trigger = QStringLiteral("test");
     r.executeActions = execute;
-    r.actor = Actor{QStringLiteral("operator"), QStringLiteral("testhost"), QStringLiteral("alice"), {}};
+    r.actor =
+        Actor{QStringLiteral("operator"), QStringLiteral("testhost"), QStringLiteral("alice"), {}};
     return engine.run(r);
 }
 
@@ -54,7 +55,8 @@ private slots:
         migrate(m_env);
         m_incident = std::make_unique<SeededIncident>(m_env, 3, 1, false);
         QVERIFY(m_incident->ready());
-        const auto rows = m_incident->rowsOfKind(QStringLiteral("restorable-compose-no-queue-entry"));
+        const auto rows =
+            m_incident->rowsOfKind(QStringLiteral("restorable-compose-no-queue-entry"));
         QVERIFY(!rows.isEmpty());
         m_composeRow = rows.first().value(QStringLiteral("id")).toString();
         m_composeJob = rows.first().value(QStringLiteral("currentJobId")).toString();
@@ -74,19 +76,25 @@ private slots:
                 QCOMPARE(actionResultName(a->result), QStringLiteral("applied"));
                 // The worker dies again: its job vanishes, its row is PROCESSING and old.
                 auto r = redis(m_env);
-                r.command({QByteArrayLiteral("LREM"), QByteArrayLiteral("bull:video-generation:wait"),
-                           QByteArrayLiteral("0"), m_composeJob.toUtf8()});
-                r.command({QByteArrayLiteral("DEL"), QByteArrayLiteral("bull:video-generation:") + m_composeJob.toUtf8()});
-                sql(m_env, QStringLiteral("UPDATE \"VideoJob\" SET status = 'PROCESSING', "
-                                          "\"updatedAt\" = now() - interval '2 hours' WHERE id = ?"),
+                r.command({QByteArrayLiteral("LREM"),
+                           QByteArrayLiteral("bull:video-generation:wait"), QByteArrayLiteral("0"),
+                           m_composeJob.toUtf8()});
+                r.command({QByteArrayLiteral("DEL"),
+                           QByteArrayLiteral("bull:video-generation:") + m_composeJob.toUtf8()});
+                sql(m_env,
+                    QStringLiteral("UPDATE \"VideoJob\" SET status = 'PROCESSING', "
+                                   "\"updatedAt\" = now() - interval '2 hours' WHERE id = ?"),
                     {m_composeRow});
             } else {
                 QCOMPARE(actionKindName(a->kind), QStringLiteral("FAIL"));
                 QCOMPARE(actionResultName(a->result), QStringLiteral("applied"));
-                QVERIFY2(a->reason.contains(QStringLiteral("requeued 2 times")), qPrintable(a->reason));
+                QVERIFY2(a->reason.contains(QStringLiteral("requeued 2 times")),
+                         qPrintable(a->reason));
             }
         }
-        const auto row = sql(m_env, QStringLiteral("SELECT status, error FROM \"VideoJob\" WHERE id = ?"), {m_composeRow});
+        const auto row =
+            sql(m_env, QStringLiteral("SELECT status, error FROM \"VideoJob\" WHERE id = ?"),
+                {m_composeRow});
         QCOMPARE(row.first().at(0).toString(), QStringLiteral("FAILED"));
         QVERIFY(row.first().at(1).toString().contains(QStringLiteral("budget")));
     }
@@ -94,7 +102,8 @@ private slots:
     void anApprovedActionIsReCheckedAndDroppedIfNoLongerAbsent()
     {
         Engine engine(sampleConfig(m_env));
-        const RunReport planned = runAuto(engine, false); // the console plans; the operator approves later
+        const RunReport planned =
+            runAuto(engine, false); // the console plans; the operator approves later
         const Action *a = actionFor(planned, m_composeRow);
         QVERIFY(a);
         QCOMPARE(actionResultName(a->result), QStringLiteral("pending"));
@@ -103,14 +112,18 @@ private slots:
 
         // Meanwhile the application re-enqueued the job itself.
         runNode(m_env, QStringLiteral("producer.js"),
-                {QStringLiteral("--queue"), QStringLiteral("video-generation"), QStringLiteral("--id"), m_composeJob,
-                 QStringLiteral("--name"), QStringLiteral("compose"), QStringLiteral("--data"),
+                {QStringLiteral("--queue"), QStringLiteral("video-generation"),
+                 QStringLiteral("--id"), m_composeJob, QStringLiteral("--name"),
+                 QStringLiteral("compose"), QStringLiteral("--data"),
                  QStringLiteral("{\"jobId\":\"%1\"}").arg(m_composeRow)});
-        const Action done = engine.approve(*a, v->candidate, Actor{QStringLiteral("operator"), QStringLiteral("h"),
-                                                                   QStringLiteral("alice"), {}});
+        const Action done = engine.approve(
+            *a, v->candidate,
+            Actor{QStringLiteral("operator"), QStringLiteral("h"), QStringLiteral("alice"), {}});
         QCOMPARE(actionResultName(done.result), QStringLiteral("dropped"));
-        QVERIFY2(done.resultDetail.contains(QStringLiteral("SCHEDULED")), qPrintable(done.resultDetail));
-        const auto row = sql(m_env, QStringLiteral("SELECT status FROM \"VideoJob\" WHERE id = ?"), {m_composeRow});
+        QVERIFY2(done.resultDetail.contains(QStringLiteral("SCHEDULED")),
+                 qPrintable(done.resultDetail));
+        const auto row = sql(m_env, QStringLiteral("SELECT status FROM \"VideoJob\" WHERE id = ?"),
+                             {m_composeRow});
         QCOMPARE(row.first().first().toString(), v->candidate.status);
     }
 
@@ -121,12 +134,14 @@ private slots:
         const Action *a = actionFor(planned, m_composeRow);
         QVERIFY(a);
         redis(m_env).command({QByteArrayLiteral("SET"), QByteArrayLiteral("lock:job-recovery"),
-                              QByteArrayLiteral("reclaim;host=elsewhere;pid=1;since=x;nonce=y"), QByteArrayLiteral("PX"),
-                              QByteArrayLiteral("60000")});
-        const Action done = engine.approve(*a, planned.find(QStringLiteral("video"), m_composeRow)->candidate,
-                                           Actor{QStringLiteral("operator"), QStringLiteral("h"), QStringLiteral("alice"), {}});
+                              QByteArrayLiteral("reclaim;host=elsewhere;pid=1;since=x;nonce=y"),
+                              QByteArrayLiteral("PX"), QByteArrayLiteral("60000")});
+        const Action done = engine.approve(
+            *a, planned.find(QStringLiteral("video"), m_composeRow)->candidate,
+            Actor{QStringLiteral("operator"), QStringLiteral("h"), QStringLiteral("alice"), {}});
         QCOMPARE(actionResultName(done.result), QStringLiteral("dropped"));
-        QVERIFY2(done.resultDetail.contains(QStringLiteral("host=elsewhere")), qPrintable(done.resultDetail));
+        QVERIFY2(done.resultDetail.contains(QStringLiteral("host=elsewhere")),
+                 qPrintable(done.resultDetail));
     }
 
     void everyAttemptIsAuditedWithItsPreconditionAndGeneration()
@@ -134,9 +149,11 @@ private slots:
         Engine engine(sampleConfig(m_env));
         const RunReport report = runAuto(engine);
         QVERIFY(report.actions.size() >= 5);
-        const auto audit = sql(m_env, QStringLiteral("SELECT row_id, action, result, generation, actor_kind, actor_host, "
-                                                     "actor_user, observed_status, observed_updated_at, run_id "
-                                                     "FROM reclaim.audit ORDER BY id"));
+        const auto audit =
+            sql(m_env,
+                QStringLiteral("SELECT row_id, action, result, generation, actor_kind, actor_host, "
+                               "actor_user, observed_status, observed_updated_at, run_id "
+                               "FROM reclaim.audit ORDER BY id"));
         QCOMPARE(audit.size(), report.actions.size());
         for (qsizetype i = 0; i < audit.size(); ++i) {
             const QVariantList &row = audit.at(i);

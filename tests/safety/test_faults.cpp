@@ -3,7 +3,6 @@
 // timeouts, and once the servers are back every orphan is recovered (SPEC §4, issue 4).
 #include "hookedrun.h"
 #include "ownredis.h"
-
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -11,7 +10,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
-
 #include <unistd.h>
 
 using namespace reclaim;
@@ -25,8 +23,9 @@ RowState rowStates(const SandboxEnv &env)
 {
     RowState out;
     for (const char *table : {"SlideJob", "VideoJob", "DocumentJob", "ImageJob", "NarrationJob"})
-        for (const QVariantList &r : sql(env, QStringLiteral("SELECT id, status, \"updatedAt\"::text FROM \"%1\"")
-                                                  .arg(QLatin1String(table))))
+        for (const QVariantList &r :
+             sql(env, QStringLiteral("SELECT id, status, \"updatedAt\"::text FROM \"%1\"")
+                          .arg(QLatin1String(table))))
             out.insert(r.at(0).toString(), {r.at(1).toString(), r.at(2).toString()});
     return out;
 }
@@ -39,10 +38,16 @@ QString expectedStatus(const QJsonObject &row)
 
 bool restartPostgres(const SandboxEnv &env)
 {
-    QStringList cmd{QStringLiteral("/usr/lib/postgresql/15/bin/pg_ctl"), QStringLiteral("-D"), env.pgData,
-                    QStringLiteral("-w"), QStringLiteral("-m"), QStringLiteral("fast"), QStringLiteral("restart")};
+    QStringList cmd{QStringLiteral("/usr/lib/postgresql/15/bin/pg_ctl"),
+                    QStringLiteral("-D"),
+                    env.pgData,
+                    QStringLiteral("-w"),
+                    QStringLiteral("-m"),
+                    QStringLiteral("fast"),
+                    QStringLiteral("restart")};
     if (::geteuid() == 0)
-        cmd = QStringList{QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--")} + cmd;
+        cmd = QStringList{QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--")} +
+              cmd;
     QProcess p;
     p.start(::geteuid() == 0 ? QStringLiteral("runuser") : cmd.takeFirst(), cmd);
     return p.waitForFinished(60000) && p.exitCode() == 0;
@@ -69,10 +74,14 @@ private slots:
         QTest::addColumn<QString>("boundary");
         QTest::addColumn<QString>("fault");
         for (const char *fault : {"redis-stop", "redis-pause", "redis-restart"})
-            for (const char *boundary : {"lock", "candidates", "lookup", "scan", "enqueue", "write", "release"})
-                QTest::addRow("%s at %s", fault, boundary) << QString::fromLatin1(boundary) << QString::fromLatin1(fault);
-        QTest::addRow("pg-restart at candidates") << QStringLiteral("candidates") << QStringLiteral("pg-restart");
-        QTest::addRow("pg-restart at write") << QStringLiteral("write") << QStringLiteral("pg-restart");
+            for (const char *boundary :
+                 {"lock", "candidates", "lookup", "scan", "enqueue", "write", "release"})
+                QTest::addRow("%s at %s", fault, boundary)
+                    << QString::fromLatin1(boundary) << QString::fromLatin1(fault);
+        QTest::addRow("pg-restart at candidates")
+            << QStringLiteral("candidates") << QStringLiteral("pg-restart");
+        QTest::addRow("pg-restart at write")
+            << QStringLiteral("write") << QStringLiteral("pg-restart");
     }
 
     void faultAtBoundary()
@@ -132,8 +141,10 @@ private slots:
             if (before.value(it.key()) == it.value())
                 continue;
             const QJsonObject row = manifest.value(it.key());
-            QVERIFY2(!row.value(QStringLiteral("expectedAction")).isNull() && row.contains(QStringLiteral("expectedAction")),
-                     qPrintable(QStringLiteral("healthy row %1 changed to %2").arg(it.key(), it.value().first)));
+            QVERIFY2(!row.value(QStringLiteral("expectedAction")).isNull() &&
+                         row.contains(QStringLiteral("expectedAction")),
+                     qPrintable(QStringLiteral("healthy row %1 changed to %2")
+                                    .arg(it.key(), it.value().first)));
             QCOMPARE(it.value().first, expectedStatus(row));
         }
         for (const Action &a : faulted.actions)
@@ -143,12 +154,14 @@ private slots:
         // Servers back: at most a few runs (the lock may still carry the faulted run's TTL).
         RunReport recovered;
         for (int i = 0; i < 10; ++i) {
-            recovered = runHooked(config, [](const QString &) {}, QStringLiteral("faults"));
+            recovered = runHooked(
+                config, [](const QString &) {}, QStringLiteral("faults"));
             if (recovered.outcome == RunReport::Outcome::Completed)
                 break;
             QTest::qWait(1000);
         }
-        QCOMPARE(RunReport::outcomeName(recovered.outcome), RunReport::outcomeName(RunReport::Outcome::Completed));
+        QCOMPARE(RunReport::outcomeName(recovered.outcome),
+                 RunReport::outcomeName(RunReport::Outcome::Completed));
         const RowState after = rowStates(env);
         for (auto it = manifest.constBegin(); it != manifest.constEnd(); ++it) {
             const QJsonObject row = it.value();
@@ -159,16 +172,17 @@ private slots:
                 // runnable and the row as it was: the next run sees it SCHEDULED and its worker
                 // moves the row on (the documented gap: enqueue and write are not one transaction).
                 if (after.value(it.key()).first != expectedStatus(row) &&
-                    row.value(QStringLiteral("expectedAction")).toString() == QLatin1String("REQUEUE")) {
+                    row.value(QStringLiteral("expectedAction")).toString() ==
+                        QLatin1String("REQUEUE")) {
                     QCOMPARE(after.value(it.key()), before.value(it.key()));
-                    const CandidateVerdict *v = recovered.find(row.value(QStringLiteral("domain")).toString(), it.key());
+                    const CandidateVerdict *v =
+                        recovered.find(row.value(QStringLiteral("domain")).toString(), it.key());
                     QVERIFY(v);
                     QCOMPARE(verdictName(v->verdict), verdictName(Verdict::Scheduled));
                     continue;
                 }
                 QCOMPARE(after.value(it.key()).first, expectedStatus(row));
-            }
-            else
+            } else
                 QCOMPARE(after.value(it.key()), before.value(it.key()));
         }
     }

@@ -13,7 +13,6 @@
 #include <QProcess>
 #include <QTest>
 #include <QThread>
-
 #include <atomic>
 #include <csignal>
 
@@ -28,8 +27,9 @@ QList<QVariantList> jobRowsSnapshot(const SandboxEnv &env)
 {
     QList<QVariantList> rows;
     for (const char *table : {"SlideJob", "VideoJob", "DocumentJob", "ImageJob", "NarrationJob"})
-        rows << sql(env, QStringLiteral("SELECT id, status, \"updatedAt\"::text FROM \"%1\" ORDER BY id")
-                             .arg(QLatin1String(table)));
+        rows << sql(env,
+                    QStringLiteral("SELECT id, status, \"updatedAt\"::text FROM \"%1\" ORDER BY id")
+                        .arg(QLatin1String(table)));
     return rows;
 }
 
@@ -64,10 +64,7 @@ private slots:
             QSKIP("no sandbox (run through ctest, which starts one)");
     }
 
-    void init()
-    {
-        redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
-    }
+    void init() { redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey}); }
 
     void atMostOneOfManyConcurrentAcquirersHoldsTheLock()
     {
@@ -157,8 +154,8 @@ private slots:
 
         QProcess a;
         a.setProcessEnvironment(m_env.processEnvironment());
-        a.start(QStringLiteral(RACERUNNER), {QStringLiteral("--pause-before-write"), QStringLiteral("--lock-ttl"),
-                                             QStringLiteral("2")});
+        a.start(QStringLiteral(RACERUNNER), {QStringLiteral("--pause-before-write"),
+                                             QStringLiteral("--lock-ttl"), QStringLiteral("2")});
         QVERIFY(a.waitForStarted());
         QVERIFY(waitForLine(a, 30000));
         QCOMPARE(a.readLine().trimmed(), QByteArrayLiteral("PAUSED"));
@@ -192,14 +189,19 @@ private slots:
         for (const QJsonValue &v : actions) {
             const QString result = v.toObject().value(QStringLiteral("result")).toString();
             QVERIFY2(result == QLatin1String("fenced") || result == QLatin1String("lock-lost"),
-                     qPrintable(QStringLiteral("%1: %2").arg(v.toObject().value(QStringLiteral("id")).toString(), result)));
+                     qPrintable(QStringLiteral("%1: %2").arg(
+                         v.toObject().value(QStringLiteral("id")).toString(), result)));
             fenced += result == QLatin1String("fenced") ? 1 : 0;
         }
-        QCOMPARE(fenced, 1); // the write it was frozen in front of; every later one is refused earlier
-        QVERIFY(report.value(QStringLiteral("lock")).toObject().value(QStringLiteral("lost")).toBool());
+        QCOMPARE(fenced,
+                 1); // the write it was frozen in front of; every later one is refused earlier
+        QVERIFY(
+            report.value(QStringLiteral("lock")).toObject().value(QStringLiteral("lost")).toBool());
         QCOMPARE(jobRowsSnapshot(m_env), before);
         QCOMPARE(getLock(m_env), QByteArrayLiteral("third-holder"));
-        const auto audit = sql(m_env, QStringLiteral("SELECT result FROM reclaim.audit WHERE actor_host = 'racerunner'"));
+        const auto audit =
+            sql(m_env,
+                QStringLiteral("SELECT result FROM reclaim.audit WHERE actor_host = 'racerunner'"));
         QCOMPARE(audit.size(), 1);
         QCOMPARE(audit.first().first().toString(), QStringLiteral("fenced"));
     }

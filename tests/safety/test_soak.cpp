@@ -6,10 +6,9 @@
 // no row's job was runnable twice. Seeded (RECLAIM_SOAK_SEED, printed) so a failure replays.
 #include "hookedrun.h"
 #include "ownredis.h"
-#include "soakworkers.h"
-
 #include "queue/bullmqredis.h"
 #include "recovery/domainscan.h"
+#include "soakworkers.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -17,7 +16,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
-
 #include <thread>
 
 using namespace reclaim;
@@ -26,15 +24,17 @@ using namespace reclaim::test;
 namespace {
 
 constexpr int kSoakMs = 40000;
-const QStringList kBoundaries{QStringLiteral("lock"), QStringLiteral("candidates"), QStringLiteral("lookup"),
-                              QStringLiteral("scan"), QStringLiteral("enqueue"), QStringLiteral("write"),
+const QStringList kBoundaries{QStringLiteral("lock"),    QStringLiteral("candidates"),
+                              QStringLiteral("lookup"),  QStringLiteral("scan"),
+                              QStringLiteral("enqueue"), QStringLiteral("write"),
                               QStringLiteral("release")};
 
 QSet<QString> readyParents(const SandboxEnv &env)
 {
     QSet<QString> ids;
-    for (const QVariantList &r : sql(env, QStringLiteral("SELECT id FROM \"Image\" WHERE status = 'READY' UNION ALL "
-                                                         "SELECT id FROM \"Video\" WHERE status = 'READY'")))
+    for (const QVariantList &r :
+         sql(env, QStringLiteral("SELECT id FROM \"Image\" WHERE status = 'READY' UNION ALL "
+                                 "SELECT id FROM \"Video\" WHERE status = 'READY'")))
         ids.insert(r.first().toString());
     return ids;
 }
@@ -44,7 +44,8 @@ QStringList runnableTwice(const ReclaimConfig &config)
 {
     BullmqRedis redis(config.redis, config.run);
     QHash<QString, int> seen;
-    for (const QString &queue : {QStringLiteral("image-render"), QStringLiteral("video-generation")})
+    for (const QString &queue :
+         {QStringLiteral("image-render"), QStringLiteral("video-generation")})
         for (const QString &state : scanOrder())
             for (qint64 offset = 0;; offset += 500) {
                 auto page = redis.scanPage(QStringLiteral("bull"), queue, state, offset, 500);
@@ -52,7 +53,11 @@ QStringList runnableTwice(const ReclaimConfig &config)
                     return {QStringLiteral("<scan failed: %1>").arg(page.error().describe())};
                 for (const ScanPage::Job &job : page->jobs)
                     if (job.data)
-                        seen[QString::fromUtf8(QJsonDocument::fromJson(*job.data).object().value(QStringLiteral("jobId")).toString().toUtf8())] += 1;
+                        seen[QString::fromUtf8(QJsonDocument::fromJson(*job.data)
+                                                   .object()
+                                                   .value(QStringLiteral("jobId"))
+                                                   .toString()
+                                                   .toUtf8())] += 1;
                 if (page->jobs.size() < 500)
                     break;
             }
@@ -81,8 +86,9 @@ private slots:
 
     void soak()
     {
-        const int seed = qEnvironmentVariableIsSet("RECLAIM_SOAK_SEED") ? qEnvironmentVariableIntValue("RECLAIM_SOAK_SEED")
-                                                                        : 20261202;
+        const int seed = qEnvironmentVariableIsSet("RECLAIM_SOAK_SEED")
+                             ? qEnvironmentVariableIntValue("RECLAIM_SOAK_SEED")
+                             : 20261202;
         qInfo("soak seed %d (replay with RECLAIM_SOAK_SEED=%d)", seed, seed);
         QRandomGenerator rng(static_cast<quint32>(seed));
 
@@ -95,8 +101,9 @@ private slots:
         int produced = 0;
         auto produce = [&](int n) {
             runNode(env, QStringLiteral("soak.js"),
-                    {QStringLiteral("produce"), QStringLiteral("--count"), QString::number(n), QStringLiteral("--seed"),
-                     QString::number(seed), QStringLiteral("--offset"), QString::number(produced)});
+                    {QStringLiteral("produce"), QStringLiteral("--count"), QString::number(n),
+                     QStringLiteral("--seed"), QString::number(seed), QStringLiteral("--offset"),
+                     QString::number(produced)});
             produced += n;
         };
         produce(24);
@@ -129,35 +136,43 @@ private slots:
                 continue;
             // A recovery run, sometimes with a fault at a random step boundary.
             const bool fault = rng.bounded(100) < 35;
-            const QString boundary = kBoundaries.at(rng.bounded(static_cast<int>(kBoundaries.size())));
+            const QString boundary =
+                kBoundaries.at(rng.bounded(static_cast<int>(kBoundaries.size())));
             const bool restart = rng.bounded(2) == 0;
             std::thread resumer;
             bool fired = false;
             const QSet<QString> readyBefore = readyParents(env);
-            const RunReport report = runHooked(config, [&](const QString &at) {
-                if (!fault || fired || at != boundary)
-                    return;
-                fired = true;
-                ++faults;
-                if (restart) {
-                    own.stop();
-                    own.start();
-                } else {
-                    // Short enough that live workers' lock renewals (every 1 s, 2 s locks) survive it.
-                    own.pause();
-                    resumer = std::thread([&own] {
-                        std::this_thread::sleep_for(std::chrono::milliseconds(600));
-                        own.resume();
-                    });
-                }
-            }, QStringLiteral("soak"));
+            const RunReport report = runHooked(
+                config,
+                [&](const QString &at) {
+                    if (!fault || fired || at != boundary)
+                        return;
+                    fired = true;
+                    ++faults;
+                    if (restart) {
+                        own.stop();
+                        own.start();
+                    } else {
+                        // Short enough that live workers' lock renewals (every 1 s, 2 s locks)
+                        // survive it.
+                        own.pause();
+                        resumer = std::thread([&own] {
+                            std::this_thread::sleep_for(std::chrono::milliseconds(600));
+                            own.resume();
+                        });
+                    }
+                },
+                QStringLiteral("soak"));
             if (resumer.joinable())
                 resumer.join();
             const QSet<QString> readyAfter = readyParents(env);
             for (const QString &id : readyBefore)
-                QVERIFY2(readyAfter.contains(id), qPrintable(QStringLiteral("READY parent %1 was demoted").arg(id)));
+                QVERIFY2(readyAfter.contains(id),
+                         qPrintable(QStringLiteral("READY parent %1 was demoted").arg(id)));
             const QStringList twice = runnableTwice(config);
-            QVERIFY2(twice.isEmpty(), qPrintable(QStringLiteral("runnable twice: %1").arg(twice.join(QLatin1Char(',')))));
+            QVERIFY2(
+                twice.isEmpty(),
+                qPrintable(QStringLiteral("runnable twice: %1").arg(twice.join(QLatin1Char(',')))));
             Q_UNUSED(report);
         }
         qInfo("soak: %d jobs produced, %lld workers killed, %d faults injected", produced,
@@ -169,28 +184,35 @@ private slots:
         QTest::qWait(7000);
         workers.poll();
         for (int i = 0; i < 2; ++i) {
-            const RunReport r = runHooked(config, [](const QString &) {}, QStringLiteral("soak"));
+            const RunReport r = runHooked(
+                config, [](const QString &) {}, QStringLiteral("soak"));
             QCOMPARE(RunReport::outcomeName(r.outcome), QStringLiteral("completed"));
         }
-        const RunReport check = runHooked(config, [](const QString &) {}, QStringLiteral("soak"), true);
+        const RunReport check = runHooked(
+            config, [](const QString &) {}, QStringLiteral("soak"), true);
         QCOMPARE(check.count(Verdict::Unknown), 0);
         QStringList absent;
         for (const DomainReport &d : check.domains)
             for (const CandidateVerdict &c : d.candidates)
                 if (c.verdict == Verdict::Absent)
                     absent << QStringLiteral("%1 (%2)").arg(c.candidate.id, c.summary());
-        QVERIFY2(absent.isEmpty(), qPrintable(QStringLiteral("orphans left: %1").arg(absent.join(QStringLiteral("; ")))));
+        QVERIFY2(
+            absent.isEmpty(),
+            qPrintable(QStringLiteral("orphans left: %1").arg(absent.join(QStringLiteral("; ")))));
 
-        // No live worker lost its job to Reclaim: a worker whose row was changed under it prints "lost".
+        // No live worker lost its job to Reclaim: a worker whose row was changed under it prints
+        // "lost".
         workers.poll();
         for (const WorkerEvent &e : workers.events()) {
             const qint64 killed = workers.killedAt().value(e.pid, 0);
-            QVERIFY2(e.type != QLatin1String("lost") || killed,
-                     qPrintable(QStringLiteral("live worker %1 lost row %2").arg(e.pid).arg(e.rowId)));
+            QVERIFY2(
+                e.type != QLatin1String("lost") || killed,
+                qPrintable(QStringLiteral("live worker %1 lost row %2").arg(e.pid).arg(e.rowId)));
         }
         // Every applied action hit a row whose last taker before the action had been killed.
-        const auto audit = sql(env, QStringLiteral("SELECT row_id, (extract(epoch FROM at) * 1000)::bigint, action "
-                                                   "FROM reclaim.audit WHERE result = 'applied'"));
+        const auto audit = sql(
+            env, QStringLiteral("SELECT row_id, (extract(epoch FROM at) * 1000)::bigint, action "
+                                "FROM reclaim.audit WHERE result = 'applied'"));
         QVERIFY(!audit.isEmpty());
         for (const QVariantList &a : audit) {
             const QString row = a.at(0).toString();
@@ -200,10 +222,13 @@ private slots:
                 if (e.rowId == row && e.type == QLatin1String("take") && e.atMs <= at)
                     lastTaker = e.pid;
             if (lastTaker == 0)
-                continue; // taken by a worker killed before it could print (bullmq took it, then SIGKILL)
+                continue; // taken by a worker killed before it could print (bullmq took it, then
+                          // SIGKILL)
             const qint64 killed = workers.killedAt().value(lastTaker, 0);
             QVERIFY2(killed && killed <= at,
-                     qPrintable(QStringLiteral("%1 %2 while its worker %3 was alive").arg(a.at(2).toString(), row).arg(lastTaker)));
+                     qPrintable(QStringLiteral("%1 %2 while its worker %3 was alive")
+                                    .arg(a.at(2).toString(), row)
+                                    .arg(lastTaker)));
         }
         qInfo("soak: %lld actions applied", static_cast<long long>(audit.size()));
     }

@@ -11,7 +11,8 @@ namespace reclaim::test {
 class CallbackProgress final : public RunProgress
 {
 public:
-    explicit CallbackProgress(std::function<void(const QString &, int, int)> f) : m_f(std::move(f)) {}
+    explicit CallbackProgress(std::function<void(const QString &, int, int)> f) : m_f(std::move(f))
+    {}
     void phase(const QString &phase, int done, int total) override { m_f(phase, done, total); }
 
 private:

@@ -4,8 +4,8 @@
 
 namespace reclaim::test {
 
-void FakeQueue::put(const QString &queue, const QString &jobId, const QString &state, const QByteArray &data,
-                    qint64 lockTtlMs)
+void FakeQueue::put(const QString &queue, const QString &jobId, const QString &state,
+                    const QByteArray &data, qint64 lockTtlMs)
 {
     m_jobs[queue][jobId] = Job{state, data, lockTtlMs};
 }
@@ -34,7 +34,8 @@ QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs
     QList<Expected<Sighting, RedisError>> out;
     for (const JobRef &j : jobs) {
         if (probeError || (!failProbeOfJobId.isEmpty() && j.jobId == failProbeOfJobId)) {
-            out.append(unexpected(probeError.value_or(RedisError{RedisError::Kind::Timeout, QStringLiteral("injected")})));
+            out.append(unexpected(probeError.value_or(
+                RedisError{RedisError::Kind::Timeout, QStringLiteral("injected")})));
             continue;
         }
         Sighting s;
@@ -46,7 +47,9 @@ QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs
         } else {
             static const QStringList inLists{QStringLiteral("waiting"), QStringLiteral("paused"),
                                              QStringLiteral("active"), QStringLiteral("stray")};
-            s.state = listsTooLong && inLists.contains(it->state) ? QStringLiteral("list-unresolved") : it->state;
+            s.state = listsTooLong && inLists.contains(it->state)
+                          ? QStringLiteral("list-unresolved")
+                          : it->state;
             s.data = it->data;
             s.lockTtlMs = it->lockTtlMs;
         }
@@ -57,7 +60,8 @@ QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs
     return out;
 }
 
-Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, const QString &queue, const QString &list)
+Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, const QString &queue,
+                                                           const QString &list)
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:list:%1:%2").arg(queue, list));
@@ -71,20 +75,23 @@ Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, cons
     return ids;
 }
 
-Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QString &queue, const QString &state,
-                                                   qint64 offset, int count)
+Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QString &queue,
+                                                   const QString &state, qint64 offset, int count)
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:scan:%1:%2:%3").arg(queue, state).arg(offset));
     if (scanError)
         return unexpected(*scanError);
-    if (!failScanPage.isEmpty() && failScanPage == QStringLiteral("%1:%2:%3").arg(queue, state).arg(offset))
-        return unexpected(RedisError{RedisError::Kind::Timeout, QStringLiteral("injected scan failure")});
+    if (!failScanPage.isEmpty() &&
+        failScanPage == QStringLiteral("%1:%2:%3").arg(queue, state).arg(offset))
+        return unexpected(
+            RedisError{RedisError::Kind::Timeout, QStringLiteral("injected scan failure")});
     const QString wanted = state == QLatin1String("wait") ? QStringLiteral("waiting") : state;
     QList<ScanPage::Job> all;
     for (auto it = m_jobs.value(queue).constBegin(); it != m_jobs.value(queue).constEnd(); ++it)
         if (it->state == wanted)
-            all.append(ScanPage::Job{it.key(), it->hasHash ? std::optional<QByteArray>(it->data) : std::nullopt});
+            all.append(ScanPage::Job{it.key(), it->hasHash ? std::optional<QByteArray>(it->data)
+                                                           : std::nullopt});
     ScanPage page;
     page.stateSize = all.size();
     page.jobs = all.mid(offset, count);
@@ -93,8 +100,8 @@ Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QStrin
     return page;
 }
 
-Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const QString &, const QByteArray &data,
-                                                        qint64)
+Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const QString &,
+                                                        const QByteArray &data, qint64)
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:enqueue:%1").arg(job.jobId));
@@ -178,8 +185,8 @@ Expected<QList<Candidate>, StoreError> FakeJobStore::readCandidates(const Domain
     return out;
 }
 
-Expected<std::optional<QByteArray>, StoreError> FakeJobStore::restorePayload(const DomainConfig &, const RestoreRule &,
-                                                                             const QString &rowId)
+Expected<std::optional<QByteArray>, StoreError>
+FakeJobStore::restorePayload(const DomainConfig &, const RestoreRule &, const QString &rowId)
 {
     if (restoreError)
         return unexpected(*restoreError);
@@ -203,8 +210,8 @@ Expected<bool, StoreError> FakeJobStore::startGeneration(qint64 generation)
     return true;
 }
 
-Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig &domain, const Action &a,
-                                                             const Actor &)
+Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig &domain,
+                                                             const Action &a, const Actor &)
 {
     m_log->append(QStringLiteral("store:apply:%1").arg(a.rowId));
     if (writeError)
@@ -215,7 +222,8 @@ Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig 
         return out;
     }
     auto it = rows.find(a.rowId);
-    if (it == rows.end() || it->status != a.precondition.status || it->updatedAt != a.precondition.updatedAtText) {
+    if (it == rows.end() || it->status != a.precondition.status ||
+        it->updatedAt != a.precondition.updatedAtText) {
         out.result = ActionResult::Stale;
         audit << a;
         return out;
@@ -262,14 +270,24 @@ ReclaimConfig fakeConfig()
     video.types = {QStringLiteral("GENERATE"), QStringLiteral("COMPOSE"), QStringLiteral("EXPORT")};
     video.queues = {QStringLiteral("video-generation"), QStringLiteral("video-export")};
     video.jobIdTemplate = QStringLiteral("video-{type}-{id}");
-    video.restore = RestoreRule{{QStringLiteral("COMPOSE")}, QStringLiteral("video-generation"),
-                                QStringLiteral("compose"), QStringLiteral("SELECT :jobId")};
-    video.parents = {ParentRule{{QStringLiteral("GENERATE"), QStringLiteral("COMPOSE")}, QStringLiteral("Video"),
-                                QStringLiteral("id"), QStringLiteral("videoId"), QStringLiteral("status"),
-                                {QStringLiteral("PROCESSING")}, QStringLiteral("FAILED")},
-                     ParentRule{{QStringLiteral("EXPORT")}, QStringLiteral("Video"), QStringLiteral("id"),
-                                QStringLiteral("videoId"), QStringLiteral("exportStatus"),
-                                {QStringLiteral("PROCESSING")}, QStringLiteral("FAILED")}};
+    video.restore = RestoreRule{{QStringLiteral("COMPOSE")},
+                                QStringLiteral("video-generation"),
+                                QStringLiteral("compose"),
+                                QStringLiteral("SELECT :jobId")};
+    video.parents = {ParentRule{{QStringLiteral("GENERATE"), QStringLiteral("COMPOSE")},
+                                QStringLiteral("Video"),
+                                QStringLiteral("id"),
+                                QStringLiteral("videoId"),
+                                QStringLiteral("status"),
+                                {QStringLiteral("PROCESSING")},
+                                QStringLiteral("FAILED")},
+                     ParentRule{{QStringLiteral("EXPORT")},
+                                QStringLiteral("Video"),
+                                QStringLiteral("id"),
+                                QStringLiteral("videoId"),
+                                QStringLiteral("exportStatus"),
+                                {QStringLiteral("PROCESSING")},
+                                QStringLiteral("FAILED")}};
     DomainConfig image;
     image.name = QStringLiteral("image");
     image.table = QStringLiteral("ImageJob");

@@ -10,13 +10,13 @@
 #include <QHash>
 #include <QMap>
 #include <QStringList>
-
 #include <functional>
 
 namespace reclaim::test {
 
-// The shared call log: "store:readCandidates:<domain>", "queue:probe:<n>", "queue:scan:<queue>:<state>:<offset>",
-// "queue:enqueue:<jobId>", "store:apply:<rowId>", "lock:acquire", "lock:release" ...
+// The shared call log: "store:readCandidates:<domain>", "queue:probe:<n>",
+// "queue:scan:<queue>:<state>:<offset>", "queue:enqueue:<jobId>", "store:apply:<rowId>",
+// "lock:acquire", "lock:release" ...
 using CallLog = QStringList;
 
 class FakeQueue final : public QueueInspector, public QueueWriter, public RecoveryLock
@@ -26,8 +26,8 @@ public:
 
     // A job present in `queue` under `jobId` in `state` ("waiting", "active", "completed", ...,
     // or a scan-only legacy job). `data` is its payload.
-    void put(const QString &queue, const QString &jobId, const QString &state, const QByteArray &data = {},
-             qint64 lockTtlMs = -2);
+    void put(const QString &queue, const QString &jobId, const QString &state,
+             const QByteArray &data = {}, qint64 lockTtlMs = -2);
     // An id in a state structure with no job hash (BullMQ removed the hash but not the id).
     void putHashless(const QString &queue, const QString &jobId, const QString &state);
     void remove(const QString &queue, const QString &jobId);
@@ -58,11 +58,13 @@ public:
     QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override;
     Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
                                                     const QString &list) override;
-    Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue, const QString &state,
-                                            qint64 offset, int count) override;
+    Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
+                                            const QString &state, qint64 offset,
+                                            int count) override;
     qint64 roundTrips() const override { return m_roundTrips; }
 
-    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name, const QByteArray &data,
+    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
+                                                 const QByteArray &data,
                                                  qint64 timestampMs) override;
 
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
@@ -98,7 +100,7 @@ public:
         QString parentStatus; // the parent's status column this job drives ("" = no parent)
         QString error;
     };
-    QMap<QString, Row> rows; // by row id
+    QMap<QString, Row> rows;               // by row id
     QHash<QString, QByteArray> restorable; // row id → payload the restore query would return
     QHash<QString, int> requeues;
     qint64 fence = 0;
@@ -109,9 +111,11 @@ public:
     QList<Action> audit;
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
-    Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain, const RestoreRule &rule,
+    Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
+                                                                   const RestoreRule &rule,
                                                                    const QString &rowId) override;
-    Expected<int, StoreError> recentRequeues(const DomainConfig &domain, const QString &rowId) override;
+    Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
+                                             const QString &rowId) override;
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;

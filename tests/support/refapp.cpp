@@ -15,16 +15,19 @@ QString refappDir()
 }
 } // namespace
 
-QByteArray runNode(const SandboxEnv &env, const QString &script, const QStringList &args, int timeoutMs)
+QByteArray runNode(const SandboxEnv &env, const QString &script, const QStringList &args,
+                   int timeoutMs)
 {
     QProcess p;
     p.setProcessEnvironment(env.processEnvironment());
     p.setWorkingDirectory(QStringLiteral(RECLAIM_SOURCE_DIR));
-    p.start(QStringLiteral(RECLAIM_NODE), QStringList{refappDir() + QLatin1Char('/') + script} + args);
+    p.start(QStringLiteral(RECLAIM_NODE),
+            QStringList{refappDir() + QLatin1Char('/') + script} + args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished();
-        QTest::qFail(qPrintable(QStringLiteral("node %1 timed out").arg(script)), __FILE__, __LINE__);
+        QTest::qFail(qPrintable(QStringLiteral("node %1 timed out").arg(script)), __FILE__,
+                     __LINE__);
         return {};
     }
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
@@ -44,9 +47,15 @@ void migrate(const SandboxEnv &env)
 SeededIncident::SeededIncident(const SandboxEnv &env, int seed, int scale, bool hold)
     : m_process(std::make_unique<QProcess>())
 {
-    const QString manifestPath = QStringLiteral("%1/manifest-%2-%3.json").arg(env.dir).arg(seed).arg(scale);
-    QStringList args{refappDir() + QStringLiteral("/seed.js"), QStringLiteral("--seed"), QString::number(seed),
-                     QStringLiteral("--scale"), QString::number(scale), QStringLiteral("--manifest"), manifestPath,
+    const QString manifestPath =
+        QStringLiteral("%1/manifest-%2-%3.json").arg(env.dir).arg(seed).arg(scale);
+    QStringList args{refappDir() + QStringLiteral("/seed.js"),
+                     QStringLiteral("--seed"),
+                     QString::number(seed),
+                     QStringLiteral("--scale"),
+                     QString::number(scale),
+                     QStringLiteral("--manifest"),
+                     manifestPath,
                      QStringLiteral("--quiet")};
     if (hold)
         args << QStringLiteral("--hold");
@@ -101,7 +110,8 @@ QList<QJsonObject> SeededIncident::rowsOfKind(const QString &kind) const
 QList<QJsonObject> runWorker(const SandboxEnv &env, const QString &queue, int count, int timeoutMs,
                              const QString &table)
 {
-    QStringList args{QStringLiteral("--queue"), queue, QStringLiteral("--count"), QString::number(count),
+    QStringList args{QStringLiteral("--queue"),      queue,
+                     QStringLiteral("--count"),      QString::number(count),
                      QStringLiteral("--timeout-ms"), QString::number(timeoutMs)};
     if (!table.isEmpty())
         args << QStringLiteral("--pg") << env.pgUrl << QStringLiteral("--table") << table;

@@ -8,13 +8,13 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QString>
-
 #include <memory>
 
 namespace reclaim::test {
 
 // Runs `node refapp/<script> args...` to completion; fails the test on a non-zero exit.
-QByteArray runNode(const SandboxEnv &env, const QString &script, const QStringList &args, int timeoutMs = 120000);
+QByteArray runNode(const SandboxEnv &env, const QString &script, const QStringList &args,
+                   int timeoutMs = 120000);
 
 // Applies the reference schema.
 void migrate(const SandboxEnv &env);

@@ -30,7 +30,8 @@ struct SandboxEnv
 void resetSandbox(const SandboxEnv &env);
 
 // Runs SQL on the sandbox database through a short-lived QPSQL connection; fails the test on error.
-QList<QVariantList> sql(const SandboxEnv &env, const QString &statement, const QVariantList &binds = {});
+QList<QVariantList> sql(const SandboxEnv &env, const QString &statement,
+                        const QVariantList &binds = {});
 
 // A raw Redis connection to the sandbox.
 RedisConnection redis(const SandboxEnv &env);

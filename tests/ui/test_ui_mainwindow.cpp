@@ -189,7 +189,8 @@ void TestUiMainWindow::closingDuringARunIsSafe()
     // The window goes while its run and a lock peek are still queued on the worker: the worker
     // thread is joined, and answers for the gone window are dropped, not delivered.
     Settings settings(m_dir.filePath(QStringLiteral("e.ini")));
-    auto window = std::make_unique<MainWindow>(settings, unreachableProfile(), MainWindow::Options{});
+    auto window =
+        std::make_unique<MainWindow>(settings, unreachableProfile(), MainWindow::Options{});
     window->show();
     window->start();
     QVERIFY(window->session()->runInFlight());
