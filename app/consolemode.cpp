@@ -6,6 +6,7 @@
 #include "windowcapture.h"
 
 #include <QApplication>
+#include <QScreen>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <memory>
@@ -33,8 +34,14 @@ int runConsole(int argc, char **argv, const CommandLine &cmd)
     options.readOnly = cmd.readOnly;
     options.rememberProfile = !screenshot;
     ui::MainWindow window(*settings, profile, options);
-    if (screenshot)
-        window.resize(1400, 860);
+    // First start (nothing remembered): a size where every panel is readable, within the screen.
+    if (screenshot || settings->windowGeometry().isEmpty()) {
+        QSize size(1400, 860);
+        if (!screenshot && QGuiApplication::primaryScreen())
+            size =
+                size.boundedTo(QGuiApplication::primaryScreen()->availableGeometry().size() * 0.95);
+        window.resize(size);
+    }
     window.show();
     window.start();
     if (!screenshot)

@@ -43,9 +43,9 @@ QString formatReport(const RunReport &r)
               << actionResultName(a.result);
             if (!a.resultDetail.isEmpty())
                 s << " (" << a.resultDetail << ")";
-            if (a.parent.attempted)
+            if (a.parent.attempted && a.parent.rows > 0)
                 s << "; parent " << a.parent.table << "." << a.parent.column << " → "
-                  << a.parent.newValue << " rows=" << a.parent.rows;
+                  << a.parent.newValue;
             s << "\n";
         }
     }
