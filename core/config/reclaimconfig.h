@@ -24,7 +24,7 @@ struct RunSettings
     std::chrono::milliseconds redisTimeout{2000};
     std::chrono::milliseconds postgresTimeout{5000};
     int scanPageSize = 200;
-    int probeBatchSize = 500;   // direct lookups per pipelined round trip
+    int probeBatchSize = 1000;  // direct lookups per pipelined round trip
     int listProbeLimit = 10000; // list elements a lookup may walk before reading the list once
     Policy policy = Policy::Auto;
     QString timeZone = QStringLiteral("UTC"); // how the job tables' timestamps are stored

@@ -15,6 +15,9 @@ if rcall('EXISTS', KEYS[1]) == 0 then
   return {'missing', lockTtl}
 end
 
+local f = rcall('HMGET', KEYS[1], 'name', 'data', 'timestamp', 'processedOn', 'finishedOn',
+                'failedReason', 'atm', 'attemptsMade')
+
 local state
 if rcall('ZSCORE', KEYS[5], id) then state = 'delayed'
 elseif rcall('ZSCORE', KEYS[6], id) then state = 'prioritized'
@@ -35,16 +38,18 @@ if not state then
     return false
   end
   local paused = rcall('HEXISTS', KEYS[11], 'paused') == 1
-  if inList(KEYS[8]) then state = paused and 'paused' or 'waiting'
+  -- This script sees one moment and a job sits in one list at most, so the search order
+  -- changes the cost, never the answer. Walking a long wait list in vain is the expensive
+  -- case, so a job a worker has taken (processedOn is set) is looked for in active first.
+  if f[4] and inList(KEYS[10]) then state = 'active'
+  elseif inList(KEYS[8]) then state = paused and 'paused' or 'waiting'
   elseif inList(KEYS[9]) then state = 'paused'
-  elseif inList(KEYS[10]) then state = 'active'
+  elseif not f[4] and inList(KEYS[10]) then state = 'active'
   elseif unresolved then state = 'list-unresolved'
   else state = 'stray'
   end
 end
 
-local f = rcall('HMGET', KEYS[1], 'name', 'data', 'timestamp', 'processedOn', 'finishedOn',
-                'failedReason', 'atm', 'attemptsMade')
 local data = f[2]
 if data and #data > maxData then data = string.sub(data, 1, maxData) end
 return {state, lockTtl, f[1] or '', data or '', f[3] or '', f[4] or '', f[5] or '',

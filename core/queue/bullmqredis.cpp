@@ -87,42 +87,142 @@ QList<Expected<Sighting, RedisError>> BullmqRedis::probe(const QList<JobRef> &jo
     QList<Expected<Sighting, RedisError>> out;
     out.reserve(jobs.size());
     const LuaScript &script = scripts::probe();
-    const qsizetype batch = qMax(1, m_settings.probeBatchSize);
-    for (qsizetype start = 0; start < jobs.size(); start += batch) {
-        const qsizetype end = qMin(jobs.size(), start + batch);
-        auto conn = connection();
+    const qsizetype batchSize = qMax(1, m_settings.probeBatchSize);
+    const QByteArray walkLimit = QByteArray::number(m_settings.listProbeLimit);
+    const QByteArray maxData = QByteArray::number(kMaxDataBytes);
+    // The queue's own keys are the same for every job of a batch (usually one queue): build
+    // them once per queue rather than eleven string joins per lookup.
+    QString keysPrefix, keysQueue;
+    QByteArray jobKeyPrefix;
+    QList<QByteArray> queueKeys;
+    auto commandsFor = [&](qsizetype start, qsizetype end) {
         QList<RedisCommand> commands;
         commands.reserve(end - start);
         for (qsizetype i = start; i < end; ++i) {
             const JobRef &j = jobs.at(i);
-            const QByteArray jobKey = key(j.keyPrefix, j.queue, j.jobId);
-            commands << script.evalsha(
-                {jobKey, jobKey + ":lock", key(j.keyPrefix, j.queue, QStringLiteral("completed")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("failed")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("delayed")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("prioritized")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("waiting-children")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("wait")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("paused")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("active")),
-                 key(j.keyPrefix, j.queue, QStringLiteral("meta"))},
-                {j.jobId.toUtf8(), QByteArray::number(m_settings.listProbeLimit),
-                 QByteArray::number(kMaxDataBytes)});
+            if (queueKeys.isEmpty() || j.keyPrefix != keysPrefix || j.queue != keysQueue) {
+                keysPrefix = j.keyPrefix;
+                keysQueue = j.queue;
+                jobKeyPrefix = key(j.keyPrefix, j.queue, QString());
+                queueKeys.clear();
+                for (const char *suffix : {"completed", "failed", "delayed", "prioritized",
+                                           "waiting-children", "wait", "paused", "active", "meta"})
+                    queueKeys << jobKeyPrefix + suffix;
+            }
+            const QByteArray jobKey = jobKeyPrefix + j.jobId.toUtf8();
+            commands << script.evalsha({jobKey, jobKey + ":lock", queueKeys.at(0), queueKeys.at(1),
+                                        queueKeys.at(2), queueKeys.at(3), queueKeys.at(4),
+                                        queueKeys.at(5), queueKeys.at(6), queueKeys.at(7),
+                                        queueKeys.at(8)},
+                                       {j.jobId.toUtf8(), walkLimit, maxData});
         }
-        Expected<QList<RedisResult>, RedisError> replies =
-            conn ? script.run(**conn, commands)
-                 : Expected<QList<RedisResult>, RedisError>(unexpected(conn.error()));
-        for (qsizetype i = start; i < end; ++i) {
+        return commands;
+    };
+
+    struct Batch
+    {
+        qsizetype start = 0;
+        QList<RedisCommand> commands;
+        std::optional<RedisError> sendError;
+    };
+    using Replies = Expected<QList<RedisResult>, RedisError>;
+    auto settle = [&](const Batch &b, const Replies &replies) {
+        for (qsizetype i = 0; i < b.commands.size(); ++i) {
             if (!replies) {
                 out.append(unexpected(replies.error()));
                 continue;
             }
-            const RedisResult &r = replies->at(i - start);
+            const RedisResult &r = replies->at(i);
             if (!r)
                 out.append(unexpected(r.error()));
             else
-                out.append(toSighting(jobs.at(i), *r));
+                out.append(toSighting(jobs.at(b.start + i), *r));
         }
+    };
+    auto send = [&](Batch &b) {
+        b.sendError.reset();
+        auto conn = connection();
+        if (!conn) {
+            b.sendError = conn.error();
+            return;
+        }
+        auto sent = (*conn)->send(b.commands);
+        if (!sent)
+            b.sendError = sent.error();
+    };
+    auto receive = [&](const Batch &b) -> Replies {
+        if (b.sendError)
+            return unexpected(*b.sendError);
+        return m_conn->receive(b.commands.size());
+    };
+    auto noScript = [](const Replies &replies) {
+        if (replies)
+            for (const RedisResult &r : *replies)
+                if (!r && r.error().kind == RedisError::Kind::NoScript)
+                    return true;
+        return false;
+    };
+
+    // Two batches in flight: Redis runs the newer one while this side reads and converts the
+    // older. Every batch in flight was sent on the current connection, oldest first; nothing is
+    // sent after a failed send until the batches in flight are settled.
+    QList<Batch> flight;
+    qsizetype next = 0;
+    while (next < jobs.size() || !flight.isEmpty()) {
+        while (flight.size() < 2 && next < jobs.size()) {
+            if (!flight.isEmpty() && (flight.last().sendError || !m_conn || m_conn->isBroken()))
+                break;
+            Batch b;
+            b.start = next;
+            next = qMin(jobs.size(), next + batchSize);
+            b.commands = commandsFor(b.start, next);
+            if (out.isEmpty() && flight.isEmpty()) {
+                // The first batch on its own: on a server that has not seen the script yet,
+                // LuaScript::run loads it and runs the batch again.
+                auto conn = connection();
+                settle(b, conn ? script.run(**conn, b.commands) : Replies(unexpected(conn.error())));
+                continue;
+            }
+            send(b);
+            flight << b;
+        }
+        if (flight.isEmpty())
+            continue;
+        const Batch b = flight.takeFirst();
+        Replies replies = receive(b);
+        if (!replies) {
+            // The connection is gone and so are the replies of the batch behind this one (or
+            // it could not be sent). Lookups only read, so it goes again on a fresh connection;
+            // this batch's lookups stay failed: UNKNOWN, as without the overlap.
+            for (Batch &later : flight)
+                send(later);
+        } else if (noScript(replies)) {
+            // The server lost its scripts (restart, SCRIPT FLUSH): drain what is in flight so
+            // the connection is idle, then let LuaScript::run load the script and retry.
+            QList<QPair<Batch, Replies>> drained{{b, replies}};
+            while (!flight.isEmpty()) {
+                const Batch later = flight.takeFirst();
+                drained.append({later, receive(later)});
+            }
+            for (auto &[db, dr] : drained) {
+                if (noScript(dr)) {
+                    QList<qsizetype> missing;
+                    QList<RedisCommand> retry;
+                    for (qsizetype i = 0; i < dr->size(); ++i)
+                        if (!dr->at(i) && dr->at(i).error().kind == RedisError::Kind::NoScript) {
+                            missing << i;
+                            retry << db.commands.at(i);
+                        }
+                    auto conn = connection();
+                    const Replies again = conn ? script.run(**conn, retry) : Replies(unexpected(conn.error()));
+                    for (qsizetype k = 0; k < missing.size(); ++k)
+                        (*dr)[missing.at(k)] = again ? again->at(k) : RedisResult(unexpected(again.error()));
+                }
+                settle(db, dr);
+            }
+            continue;
+        }
+        settle(b, replies);
     }
     return out;
 }

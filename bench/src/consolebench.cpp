@@ -1,0 +1,206 @@
+#include "consolebench.h"
+
+#include "candidatetablemodel.h"
+#include "mainwindow.h"
+#include "recovery/engine.h"
+#include "settings.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <memory>
+
+namespace reclaim::bench {
+
+namespace {
+
+using ui::MainWindow;
+
+// Lets the event loop run everything the last call queued (layout, paint), without waiting.
+void settle()
+{
+    for (int i = 0; i < 8; ++i) {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents(QEventLoop::AllEvents);
+    }
+}
+
+// Watches the UI thread: a 5 ms timer; each tick's lateness is UI-thread time spent elsewhere.
+class StallProbe final : public QObject
+{
+public:
+    explicit StallProbe(QObject *parent = nullptr) : QObject(parent)
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(5);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const double now = m_clock.nsecsElapsed() / 1e6;
+            const double late = now - m_last - 5.0;
+            m_last = now;
+            ++m_ticks;
+            if (late > m_maxLate) {
+                m_maxLate = late;
+                m_maxAt = now;
+            }
+            if (late > 16)
+                ++m_over16;
+            if (late > 50)
+                ++m_over50;
+        });
+    }
+
+    void start()
+    {
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+    double now() const { return m_clock.nsecsElapsed() / 1e6; }
+
+    QJsonObject toJson() const
+    {
+        return {{QStringLiteral("maxStallMs"), m_maxLate},
+                {QStringLiteral("maxStallAtMs"), m_maxAt},
+                {QStringLiteral("ticks"), m_ticks},
+                {QStringLiteral("stallsOver16Ms"), m_over16},
+                {QStringLiteral("stallsOver50Ms"), m_over50}};
+    }
+    double maxStall() const { return m_maxLate; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    double m_last = 0;
+    double m_maxLate = 0;
+    double m_maxAt = 0;
+    int m_ticks = 0;
+    int m_over16 = 0;
+    int m_over50 = 0;
+};
+
+std::unique_ptr<MainWindow> newWindow(ui::Settings &settings, const QString &configPath)
+{
+    ui::ConnectionProfile profile;
+    profile.configPath = configPath;
+    MainWindow::Options options;
+    options.readOnly = true; // dry runs: the benchmark's workload stays as built
+    options.rememberProfile = false;
+    auto w = std::make_unique<MainWindow>(settings, profile, options);
+    w->resize(1440, 900);
+    w->show();
+    settle();
+    return w;
+}
+
+} // namespace
+
+int runConsoleBench(const Args &args)
+{
+    const QString configPath = args.value(QStringLiteral("config"));
+    auto config = loadConfig(configPath);
+    if (!config)
+        return fail(config.error());
+    const int reps = qMax(1, args.number(QStringLiteral("reps"), 3));
+    QTemporaryDir dir;
+    ui::Settings settings(dir.filePath(QStringLiteral("console.ini")));
+
+    // A real report of the workload, produced off the clock.
+    RunReport report;
+    {
+        Engine engine(*config);
+        RunRequest request;
+        request.trigger = QStringLiteral("console");
+        request.dryRun = true;
+        request.executeActions = false;
+        report = engine.run(request);
+    }
+    if (report.outcome != RunReport::Outcome::Completed)
+        return fail(QStringLiteral("the run for the console report did not complete: %1").arg(report.outcomeDetail));
+    int candidates = 0;
+    for (const DomainReport &d : report.domains)
+        candidates += static_cast<int>(d.candidates.size());
+
+    // A. Applying the report: a fresh window (every row new), then the same window again (every
+    // row merged in place), each timed for the call alone and until the loop is idle again.
+    QList<double> firstCall, firstTotal, refreshCall, refreshTotal;
+    for (int rep = 0; rep < reps; ++rep) {
+        auto window = newWindow(settings, configPath);
+        for (int pass = 0; pass < 2; ++pass) {
+            RunReport r = report;
+            r.finishedAt = report.finishedAt.addSecs(60 * pass);
+            QElapsedTimer t;
+            t.start();
+            window->showReport(r);
+            const double call = t.nsecsElapsed() / 1e6;
+            settle();
+            const double total = t.nsecsElapsed() / 1e6;
+            (pass == 0 ? firstCall : refreshCall) << call;
+            (pass == 0 ? firstTotal : refreshTotal) << total;
+        }
+        if (window->candidateModel()->rowCount() != candidates)
+            return fail(QStringLiteral("the candidate table shows %1 rows, the report has %2")
+                            .arg(window->candidateModel()->rowCount())
+                            .arg(candidates));
+    }
+
+    // B. Stalls: the probe alone first (what the loaded machine does to a 5 ms timer), then a
+    // real run from the window's own session, until its report is shown and painted.
+    StallProbe idle;
+    idle.start();
+    {
+        QEventLoop loop;
+        QTimer::singleShot(qMax(100, args.number(QStringLiteral("idle-ms"), 1000)), &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    idle.stop();
+
+    QJsonArray runs;
+    QList<double> duringRun, withApply;
+    for (int rep = 0; rep < reps; ++rep) {
+        auto window = newWindow(settings, configPath);
+        StallProbe probe;
+        QEventLoop loop;
+        double shownAt = -1;
+        QObject::connect(window.get(), &MainWindow::reportShown, &loop, [&] {
+            shownAt = probe.now();
+            QTimer::singleShot(300, &loop, &QEventLoop::quit); // include the paint that follows
+        });
+        QTimer::singleShot(600000, &loop, &QEventLoop::quit);
+        probe.start();
+        const double startedAt = probe.now();
+        window->start();
+        // The worker thread runs while this loop (the UI thread) keeps ticking. reportShown comes
+        // at the end of showReport, before the tick that will see the apply's own delay.
+        double maxBeforeReport = 0;
+        QObject::connect(window.get(), &MainWindow::reportShown, &loop, [&] { maxBeforeReport = probe.maxStall(); });
+        loop.exec();
+        probe.stop();
+        if (shownAt < 0)
+            return fail(QStringLiteral("the console's run did not report within 10 minutes"));
+        duringRun << maxBeforeReport;
+        withApply << probe.maxStall();
+        QJsonObject o = probe.toJson();
+        o.insert(QStringLiteral("runMs"), shownAt - startedAt);
+        o.insert(QStringLiteral("maxStallBeforeReportMs"), maxBeforeReport);
+        runs.append(o);
+    }
+
+    printJson({{QStringLiteral("measure"), QStringLiteral("console")},
+               {QStringLiteral("candidates"), candidates},
+               {QStringLiteral("firstApplyCallMs"), summarize(firstCall)},
+               {QStringLiteral("firstApplyUiMs"), summarize(firstTotal)},
+               {QStringLiteral("refreshApplyCallMs"), summarize(refreshCall)},
+               {QStringLiteral("refreshApplyUiMs"), summarize(refreshTotal)},
+               {QStringLiteral("idleProbe"), idle.toJson()},
+               {QStringLiteral("maxStallDuringRunMs"), summarize(duringRun)},
+               {QStringLiteral("maxStallWithApplyMs"), summarize(withApply)},
+               {QStringLiteral("runs"), runs}});
+    return 0;
+}
+
+} // namespace reclaim::bench
