@@ -28,7 +28,7 @@ const SIZES = {
     direct: { candidates: [10000, 20000, 40000], jobs: [250000, 500000, 1000000] },
     lookup: { candidates: 20000, waits: [5000, 50000, 150000] },
     reps: { query: 5, lookup: 5, bullmq: 3, scan: 3, run: 3, console: 3 },
-    floorRequests: 300000,
+    floorRequests: 100000,
   },
   smoke: {
     seederScale: 1,
@@ -398,49 +398,43 @@ class Bench {
     await this.flush(...DB.lookup);
   }
 
-  /** redis-benchmark floors on the same server: a trivial EVALSHA, ZSCORE, EXISTS, and reclaim's probe script per state. */
+  /**
+   * redis-benchmark floors on the same server. The plain commands a candidate costs (PTTL of its
+   * lock, HMGET of its hash, ZSCORE in the state its fields point to), each pipelined -P 32 by
+   * 50 clients and combined per candidate: what Redis alone does for the same per-candidate
+   * commands. Reclaim's own probe script over the fixture's first 1,000 ids, one call at a time:
+   * the server's share of a Reclaim lookup, without the client. A trivial EVALSHA for scale.
+   */
   async floors(fixture) {
-    log('2c. redis-benchmark floors (-P 32)');
+    log('2c. redis-benchmark floors');
     const r = await this.redis(fixture.n);
     const trivial = await r.script('LOAD', 'return 1');
-    const probeSrc = fs.readFileSync(path.join(ROOT, 'core', 'lua', 'probe.lua'), 'utf8');
-    const probe = await r.script('LOAD', probeSrc);
+    const probe = await r.script('LOAD', fs.readFileSync(path.join(ROOT, 'core', 'lua', 'probe.lua'), 'utf8'));
     const samples = JSON.parse(fs.readFileSync(this.file(`lookup-${fixture.W}.summary.json`), 'utf8')).samples;
     r.disconnect();
     const port = new URL(this.redisBase).port;
-    const bench = async (label, ...command) => {
-      const res = await proc.must('redis-benchmark', ['-h', '127.0.0.1', '-p', port, '--dbnum', String(fixture.n), '-n', String(this.size.floorRequests), '-P', '32', '--csv', ...command]);
+    const bench = async (label, opts, ...command) => {
+      const res = await proc.must('redis-benchmark', ['-h', '127.0.0.1', '-p', port, '--dbnum', String(fixture.n), ...opts, '--csv', ...command]);
       const line = res.stdout.trim().split('\n').pop();
       return { label, requestsPerSecond: Number(line.split('","')[1]) };
     };
-    const keyOf = (id, suffix) => `bull:image-render:${suffix === undefined ? id : suffix}`;
-    const probeArgs = (id) => ['EVALSHA', probe, '11', keyOf(id), `${keyOf(id)}:lock`, keyOf(id, 'completed'), keyOf(id, 'failed'), keyOf(id, 'delayed'),
-      keyOf(id, 'prioritized'), keyOf(id, 'waiting-children'), keyOf(id, 'wait'), keyOf(id, 'paused'), keyOf(id, 'active'), keyOf(id, 'meta'), id, '10000', '16384'];
-    const sampleId = (state) => {
-      const s = samples.find((x) => x.queue === 'image-render' && x.state === state && !/^\d+$/.test(x.id));
-      return s ? s.id : null;
-    };
-    const out = { clients: 50, pipeline: 32, trivialEvalsha: await bench('EVALSHA return 1', 'EVALSHA', trivial, '0') };
-    out.zscore = await bench('ZSCORE', 'ZSCORE', keyOf(0, 'delayed'), sampleId('delayed') || 'x');
-    out.exists = await bench('EXISTS', 'EXISTS', keyOf(sampleId('delayed') || 'x'));
-    // The probe script itself, per state, weighted by the fixture's mix: the floor for the same
-    // per-candidate commands.
-    const mix = fixture.summary.byKind;
-    const kinds = { delayed: 'delayed', prioritized: 'prioritized', active: 'active', 'waiting-children': 'waiting-children', waiting: 'waiting' };
-    out.probeByState = {};
-    let weighted = 0;
-    let weight = 0;
-    for (const [kind, n] of Object.entries(mix)) {
-      let id = kinds[kind] ? sampleId(kinds[kind]) : null;
-      if (kind.startsWith('legacy-')) id = 'image-ij_nosuchjob000';
-      if (kind.startsWith('retained-')) id = sampleId(kind.replace('retained-', ''));
-      if (!id) continue;
-      const key = kind.startsWith('legacy-') ? 'missing' : kind;
-      if (!out.probeByState[key]) out.probeByState[key] = await bench(`probe.lua ${key}`, ...probeArgs(id));
-      weighted += n / out.probeByState[key].requestsPerSecond;
-      weight += n;
-    }
-    out.probeMix = { label: 'probe.lua, fixture mix', requestsPerSecond: weight / weighted };
+    const pipelined = ['-n', String(this.size.floorRequests), '-P', '32', '-c', '50'];
+    const q = 'bull:image-render:';
+    const delayed = samples.find((x) => x.queue === 'image-render' && x.state === 'delayed' && !/^\d+$/.test(x.id));
+    const id = delayed ? delayed.id : 'x';
+    const out = { clients: 50, pipeline: 32 };
+    out.trivialEvalsha = await bench('EVALSHA return 1', pipelined, 'EVALSHA', trivial, '0');
+    out.pttl = await bench('PTTL', pipelined, 'PTTL', `${q}${id}:lock`);
+    out.hmget = await bench('HMGET (10 fields)', pipelined, 'HMGET', `${q}${id}`, 'name', 'data', 'timestamp', 'processedOn', 'finishedOn', 'failedReason', 'atm',
+      'attemptsMade', 'delay', 'priority');
+    out.zscore = await bench('ZSCORE', pipelined, 'ZSCORE', `${q}delayed`, id);
+    const perCandidate = 1 / out.pttl.requestsPerSecond + 1 / out.hmget.requestsPerSecond + 1 / out.zscore.requestsPerSecond;
+    out.plainCommands = { label: 'PTTL + HMGET + ZSCORE per candidate, -P 32', candidatesPerSecond: 1 / perCandidate };
+    const ids = fs.readFileSync(fixture.ids, 'utf8').trim().split('\n').slice(0, 1000).map((x) => `image-${x}`);
+    const keys = ['completed', 'failed', 'delayed', 'prioritized', 'waiting-children', 'wait', 'paused', 'active', 'meta'].map((k) => q + k);
+    const calls = this.smoke ? 5 : 50;
+    const script = await bench('probe.lua, 1,000 ids per call', ['-n', String(calls), '-c', '1', '-P', '1'], 'EVALSHA', probe, '9', ...keys, q, '10000', '16384', ...ids);
+    out.probeScript = { label: script.label, ids: ids.length, candidatesPerSecond: script.requestsPerSecond * ids.length };
     return out;
   }
 
@@ -511,6 +505,13 @@ class Bench {
     r.seconds = (Date.now() - t0) / 1000;
     r.host.loadAverageAtEnd = os.loadavg();
     r.growth = growthOf(r, this.size);
+    for (const w of Object.values(r.workloads)) {
+      // The sampled jobs stay in the work directory's summaries; the results keep their number.
+      if (w.samples) {
+        w.sampledJobs = w.samples.length;
+        delete w.samples;
+      }
+    }
     r.targets = evaluate(r);
     fs.writeFileSync(path.join(this.out, 'latest.json'), `${JSON.stringify(r, null, 1)}\n`);
     const png = path.join(this.out, 'runtime.png');
@@ -607,4 +608,6 @@ async function main() {
   return 0;
 }
 
-common.runMain('bench', main);
+module.exports = { Bench };
+
+if (require.main === module) common.runMain('bench', main);

@@ -6,7 +6,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
-
 #include <algorithm>
 
 namespace reclaim::bench {
@@ -95,8 +94,10 @@ QJsonObject summarize(const QList<double> &values)
     for (double v : values)
         samples.append(v);
     return {{QStringLiteral("median"), median(values)},
-            {QStringLiteral("min"), values.isEmpty() ? 0 : *std::min_element(values.begin(), values.end())},
-            {QStringLiteral("max"), values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end())},
+            {QStringLiteral("min"),
+             values.isEmpty() ? 0 : *std::min_element(values.begin(), values.end())},
+            {QStringLiteral("max"),
+             values.isEmpty() ? 0 : *std::max_element(values.begin(), values.end())},
             {QStringLiteral("samples"), samples}};
 }
 

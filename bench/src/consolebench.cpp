@@ -11,7 +11,6 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTimer>
-
 #include <memory>
 
 namespace reclaim::bench {
@@ -120,7 +119,8 @@ int runConsoleBench(const Args &args)
         report = engine.run(request);
     }
     if (report.outcome != RunReport::Outcome::Completed)
-        return fail(QStringLiteral("the run for the console report did not complete: %1").arg(report.outcomeDetail));
+        return fail(QStringLiteral("the run for the console report did not complete: %1")
+                        .arg(report.outcomeDetail));
     int candidates = 0;
     for (const DomainReport &d : report.domains)
         candidates += static_cast<int>(d.candidates.size());
@@ -154,7 +154,8 @@ int runConsoleBench(const Args &args)
     idle.start();
     {
         QEventLoop loop;
-        QTimer::singleShot(qMax(100, args.number(QStringLiteral("idle-ms"), 1000)), &loop, &QEventLoop::quit);
+        QTimer::singleShot(qMax(100, args.number(QStringLiteral("idle-ms"), 1000)), &loop,
+                           &QEventLoop::quit);
         loop.exec();
     }
     idle.stop();
@@ -177,7 +178,8 @@ int runConsoleBench(const Args &args)
         // The worker thread runs while this loop (the UI thread) keeps ticking. reportShown comes
         // at the end of showReport, before the tick that will see the apply's own delay.
         double maxBeforeReport = 0;
-        QObject::connect(window.get(), &MainWindow::reportShown, &loop, [&] { maxBeforeReport = probe.maxStall(); });
+        QObject::connect(window.get(), &MainWindow::reportShown, &loop,
+                         [&] { maxBeforeReport = probe.maxStall(); });
         loop.exec();
         probe.stop();
         if (shownAt < 0)

@@ -4,7 +4,6 @@
 #include "recovery/directlookup.h"
 
 #include <QElapsedTimer>
-
 #include <algorithm>
 
 namespace reclaim::bench {
@@ -14,7 +13,8 @@ int runLookupBench(const Args &args)
     auto config = loadConfig(args.value(QStringLiteral("config")));
     if (!config)
         return fail(config.error());
-    const DomainConfig *domain = findDomain(*config, args.value(QStringLiteral("domain"), QStringLiteral("image")));
+    const DomainConfig *domain =
+        findDomain(*config, args.value(QStringLiteral("domain"), QStringLiteral("image")));
     if (!domain)
         return fail(QStringLiteral("no such domain in the configuration"));
     auto candidates = candidatesFromFile(args.value(QStringLiteral("ids")), domain->name);
@@ -44,12 +44,15 @@ int runLookupBench(const Args &args)
             return fail(QStringLiteral("%1 lookups failed (UNKNOWN); first: %2")
                             .arg(unknown)
                             .arg(std::find_if(verdicts.begin(), verdicts.end(),
-                                              [](const CandidateVerdict &v) { return v.verdict == Verdict::Unknown; })
+                                              [](const CandidateVerdict &v) {
+                                                  return v.verdict == Verdict::Unknown;
+                                              })
                                      ->unknownReason));
         if (rep == 0)
             continue;
         seconds << s;
-        tripsPer1000 << 1000.0 * static_cast<double>(trips) / static_cast<double>(qMax<qsizetype>(1, candidates->size()));
+        tripsPer1000 << 1000.0 * static_cast<double>(trips) /
+                            static_cast<double>(qMax<qsizetype>(1, candidates->size()));
     }
     const double med = median(seconds);
     printJson({{QStringLiteral("measure"), QStringLiteral("lookup")},
@@ -57,7 +60,8 @@ int runLookupBench(const Args &args)
                {QStringLiteral("probeBatchSize"), config->run.probeBatchSize},
                {QStringLiteral("listProbeLimit"), config->run.listProbeLimit},
                {QStringLiteral("seconds"), summarize(seconds)},
-               {QStringLiteral("candidatesPerSecond"), med > 0 ? static_cast<double>(candidates->size()) / med : 0},
+               {QStringLiteral("candidatesPerSecond"),
+                med > 0 ? static_cast<double>(candidates->size()) / med : 0},
                {QStringLiteral("roundTripsPer1000"), summarize(tripsPer1000)},
                {QStringLiteral("scheduled"), scheduled},
                {QStringLiteral("absent"), absent}});

@@ -12,7 +12,6 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QTextStream>
-
 #include <memory>
 
 using namespace reclaim::bench;
@@ -35,7 +34,8 @@ int main(int argc, char **argv)
     const bool gui = command == QLatin1String("console") || command == QLatin1String("plot");
     if (gui && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    std::unique_ptr<QCoreApplication> app(gui ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
+    std::unique_ptr<QCoreApplication> app(gui ? new QApplication(argc, argv)
+                                              : new QCoreApplication(argc, argv));
     reclaim::registerMetaTypes();
     const QStringList rest = QCoreApplication::arguments().mid(2);
     const Args args(rest, {QStringLiteral("apply")});

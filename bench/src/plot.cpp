@@ -17,8 +17,8 @@ namespace reclaim::bench {
 
 namespace {
 
-const QList<QColor> kColors{QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
-                            QColor(0x94, 0x67, 0xbd)};
+const QList<QColor> kColors{QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
+                            QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd)};
 
 struct Point
 {
@@ -29,7 +29,8 @@ struct Point
 
 // One chart: for each family, its points measured for this axis ("candidates" or "jobs"; the
 // other dimension at its base value) and those marked "both".
-QChart *chartFor(const QJsonArray &families, const QString &xKey, const QString &title, const QString &xTitle)
+QChart *chartFor(const QJsonArray &families, const QString &xKey, const QString &title,
+                 const QString &xTitle)
 {
     auto *chart = new QChart;
     chart->setTitle(title);
@@ -52,10 +53,12 @@ QChart *chartFor(const QJsonArray &families, const QString &xKey, const QString 
             const QString axis = p.value(QStringLiteral("axis")).toString();
             if (axis != xKey && axis != QLatin1String("both"))
                 continue;
-            points << Point{p.value(xKey).toDouble(), p.value(QStringLiteral("runSeconds")).toDouble(),
+            points << Point{p.value(xKey).toDouble(),
+                            p.value(QStringLiteral("runSeconds")).toDouble(),
                             p.value(QStringLiteral("lookupSeconds")).toDouble()};
         }
-        std::sort(points.begin(), points.end(), [](const Point &a, const Point &b) { return a.x < b.x; });
+        std::sort(points.begin(), points.end(),
+                  [](const Point &a, const Point &b) { return a.x < b.x; });
         if (points.isEmpty())
             continue;
         const QColor color = kColors.at(f % kColors.size());
@@ -95,7 +98,8 @@ int runPlot(const Args &args)
     QFile in(args.value(QStringLiteral("in")));
     if (!in.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot read %1").arg(in.fileName()));
-    const QJsonObject growth = QJsonDocument::fromJson(in.readAll()).object().value(QStringLiteral("growth")).toObject();
+    const QJsonObject growth =
+        QJsonDocument::fromJson(in.readAll()).object().value(QStringLiteral("growth")).toObject();
     const QJsonArray families = growth.value(QStringLiteral("families")).toArray();
     const double baseCandidates = growth.value(QStringLiteral("baseCandidates")).toDouble();
     const double baseJobs = growth.value(QStringLiteral("baseJobs")).toDouble();
@@ -107,10 +111,12 @@ int runPlot(const Args &args)
     painter.setRenderHint(QPainter::Antialiasing);
     const QList<QChart *> charts{
         chartFor(families, QStringLiteral("candidates"),
-                 QStringLiteral("Run time against candidates (queue size %1 jobs)").arg(baseJobs, 0, 'f', 0),
+                 QStringLiteral("Run time against candidates (queue size %1 jobs)")
+                     .arg(baseJobs, 0, 'f', 0),
                  QStringLiteral("candidates")),
         chartFor(families, QStringLiteral("jobs"),
-                 QStringLiteral("Run time against queue size (%1 candidates)").arg(baseCandidates, 0, 'f', 0),
+                 QStringLiteral("Run time against queue size (%1 candidates)")
+                     .arg(baseCandidates, 0, 'f', 0),
                  QStringLiteral("BullMQ jobs in Redis"))};
     QGraphicsScene scene;
     for (qsizetype i = 0; i < charts.size(); ++i) {
@@ -118,7 +124,8 @@ int runPlot(const Args &args)
         scene.addItem(chart);
         chart->setGeometry(QRectF(0, 0, size.width() / 2.0, size.height()));
         scene.setSceneRect(chart->geometry());
-        scene.render(&painter, QRectF(i * size.width() / 2.0, 0, size.width() / 2.0, size.height()), chart->geometry());
+        scene.render(&painter, QRectF(i * size.width() / 2.0, 0, size.width() / 2.0, size.height()),
+                     chart->geometry());
         scene.removeItem(chart);
         delete chart;
     }

@@ -15,7 +15,8 @@ namespace reclaim::bench {
 
 namespace {
 
-const char *const kNoIndexOptions = "-c enable_indexscan=off -c enable_bitmapscan=off -c enable_indexonlyscan=off";
+const char *const kNoIndexOptions =
+    "-c enable_indexscan=off -c enable_bitmapscan=off -c enable_indexonlyscan=off";
 
 struct Plan
 {
@@ -56,7 +57,8 @@ Expected<Plan, QString> explain(QSqlDatabase &db, const CandidateQuery &cq, bool
     }
     if (!q.exec(QStringLiteral("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ") + sql) || !q.next())
         return unexpected(q.lastError().text());
-    const QJsonObject root = QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array().first().toObject();
+    const QJsonObject root =
+        QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array().first().toObject();
     const QJsonObject top = root.value(QStringLiteral("Plan")).toObject();
     QStringList types;
     Plan plan;
@@ -67,8 +69,10 @@ Expected<Plan, QString> explain(QSqlDatabase &db, const CandidateQuery &cq, bool
         {QStringLiteral("executionMs"), root.value(QStringLiteral("Execution Time")).toDouble()},
         {QStringLiteral("planningMs"), root.value(QStringLiteral("Planning Time")).toDouble()},
         {QStringLiteral("rows"), top.value(QStringLiteral("Actual Rows")).toDouble()},
-        {QStringLiteral("sharedHitBlocks"), top.value(QStringLiteral("Shared Hit Blocks")).toDouble()},
-        {QStringLiteral("sharedReadBlocks"), top.value(QStringLiteral("Shared Read Blocks")).toDouble()},
+        {QStringLiteral("sharedHitBlocks"),
+         top.value(QStringLiteral("Shared Hit Blocks")).toDouble()},
+        {QStringLiteral("sharedReadBlocks"),
+         top.value(QStringLiteral("Shared Read Blocks")).toDouble()},
         {QStringLiteral("plan"), top},
     };
     return plan;
@@ -79,11 +83,12 @@ QHash<QString, QStringList> indexColumns(QSqlDatabase &db, const QString &table)
 {
     QHash<QString, QStringList> out;
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("SELECT i.relname, a.attname FROM pg_index x "
-                             "JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid "
-                             "CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, n) "
-                             "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum "
-                             "WHERE t.relname = ? ORDER BY i.relname, k.n"));
+    q.prepare(QStringLiteral(
+        "SELECT i.relname, a.attname FROM pg_index x "
+        "JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid "
+        "CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, n) "
+        "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum "
+        "WHERE t.relname = ? ORDER BY i.relname, k.n"));
     q.addBindValue(table);
     if (q.exec())
         while (q.next())
@@ -95,7 +100,8 @@ QHash<QString, QStringList> indexColumns(QSqlDatabase &db, const QString &table)
 // the domain filters by type).
 bool isComposite(const DomainConfig &d, const QStringList &columns)
 {
-    if (columns.isEmpty() || columns.first() != d.columns.status || !columns.contains(d.columns.updatedAt))
+    if (columns.isEmpty() || columns.first() != d.columns.status ||
+        !columns.contains(d.columns.updatedAt))
         return false;
     return d.types.isEmpty() || columns.contains(d.columns.type) ||
            columns.indexOf(d.columns.updatedAt) == 1;
@@ -110,14 +116,16 @@ int runQueryBench(const Args &args)
         return fail(config.error());
     const int reps = qMax(1, args.number(QStringLiteral("reps"), 5));
 
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("bench-explain"));
+    QSqlDatabase db =
+        QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("bench-explain"));
     db.setHostName(config->postgres.host);
     db.setPort(config->postgres.port);
     db.setUserName(config->postgres.user);
     db.setPassword(config->postgres.password);
     db.setDatabaseName(config->postgres.database);
     if (!db.open())
-        return fail(QStringLiteral("cannot connect to %1: %2").arg(config->postgres.redacted(), db.lastError().text()));
+        return fail(QStringLiteral("cannot connect to %1: %2")
+                        .arg(config->postgres.redacted(), db.lastError().text()));
     QSqlQuery(db).exec(QStringLiteral("SET TimeZone = 'UTC'"));
 
     // The real code path twice: a store as Reclaim opens it, and one whose session has every
@@ -161,7 +169,8 @@ int runQueryBench(const Args &args)
         auto planIndexed = explain(db, cq, false);
         auto planSeq = explain(db, cq, true);
         if (!planIndexed || !planSeq)
-            return fail(QStringLiteral("EXPLAIN of %1 failed: %2").arg(d.name, !planIndexed ? planIndexed.error() : planSeq.error()));
+            return fail(QStringLiteral("EXPLAIN of %1 failed: %2")
+                            .arg(d.name, !planIndexed ? planIndexed.error() : planSeq.error()));
         const auto columns = indexColumns(db, d.table);
         QString used;
         for (const QString &name : planIndexed->indexes)

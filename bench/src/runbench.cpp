@@ -65,14 +65,15 @@ int runRunBench(const Args &args)
     // As Engine::run: a fresh database connection per run, one Redis inspector/writer/lock.
     auto store = PgJobStore::open(*config, !apply);
     BullmqRedis redis(config->redis, config->run);
-    RecoveryRun run(*config, store ? store->get() : nullptr, store ? QString() : store.error().message, redis, redis,
-                    redis);
+    RecoveryRun run(*config, store ? store->get() : nullptr,
+                    store ? QString() : store.error().message, redis, redis, redis);
     PhaseTrips trips(redis);
     RunRequest request;
     request.trigger = QStringLiteral("bench");
     request.dryRun = !apply;
     request.executeActions = apply;
-    request.actor = Actor{QStringLiteral("bench"), QSysInfo::machineHostName(), QStringLiteral("bench"), {}};
+    request.actor =
+        Actor{QStringLiteral("bench"), QSysInfo::machineHostName(), QStringLiteral("bench"), {}};
     request.progress = &trips;
     const RunReport report = run.run(request);
     trips.close();
@@ -80,44 +81,48 @@ int runRunBench(const Args &args)
 
     QJsonObject domains;
     for (const DomainReport &d : report.domains)
-        domains.insert(d.name, QJsonObject{{QStringLiteral("candidates"), static_cast<qint64>(d.candidates.size())},
-                                           {QStringLiteral("scheduled"), d.count(Verdict::Scheduled)},
-                                           {QStringLiteral("absent"), d.count(Verdict::Absent)},
-                                           {QStringLiteral("unknown"), d.count(Verdict::Unknown)},
-                                           {QStringLiteral("scanRan"), d.scan.ran},
-                                           {QStringLiteral("scanPages"), d.scan.pages},
-                                           {QStringLiteral("scanJobsRead"), d.scan.jobsRead},
-                                           {QStringLiteral("error"), d.candidateError.value_or(QString())}});
+        domains.insert(
+            d.name,
+            QJsonObject{{QStringLiteral("candidates"), static_cast<qint64>(d.candidates.size())},
+                        {QStringLiteral("scheduled"), d.count(Verdict::Scheduled)},
+                        {QStringLiteral("absent"), d.count(Verdict::Absent)},
+                        {QStringLiteral("unknown"), d.count(Verdict::Unknown)},
+                        {QStringLiteral("scanRan"), d.scan.ran},
+                        {QStringLiteral("scanPages"), d.scan.pages},
+                        {QStringLiteral("scanJobsRead"), d.scan.jobsRead},
+                        {QStringLiteral("error"), d.candidateError.value_or(QString())}});
     QJsonObject actions;
-    for (ActionResult r : {ActionResult::Pending, ActionResult::Applied, ActionResult::Stale, ActionResult::Fenced,
-                           ActionResult::EnqueueFailed, ActionResult::Dropped, ActionResult::LockLost, ActionResult::Error})
+    for (ActionResult r : {ActionResult::Pending, ActionResult::Applied, ActionResult::Stale,
+                           ActionResult::Fenced, ActionResult::EnqueueFailed, ActionResult::Dropped,
+                           ActionResult::LockLost, ActionResult::Error})
         if (const int n = report.count(r))
             actions.insert(actionResultName(r), n);
     const PhaseTimes &p = report.phases;
     int candidates = 0;
     for (const DomainReport &d : report.domains)
         candidates += static_cast<int>(d.candidates.size());
-    printJson({{QStringLiteral("measure"), QStringLiteral("run")},
-               {QStringLiteral("apply"), apply},
-               {QStringLiteral("outcome"), RunReport::outcomeName(report.outcome)},
-               {QStringLiteral("outcomeDetail"), report.outcomeDetail},
-               {QStringLiteral("wallMs"), wallMs},
-               {QStringLiteral("phasesMs"), QJsonObject{{QStringLiteral("lock"), p.lockMs},
-                                                        {QStringLiteral("candidates"), p.candidatesMs},
-                                                        {QStringLiteral("lookup"), p.lookupMs},
-                                                        {QStringLiteral("scan"), p.scanMs},
-                                                        {QStringLiteral("plan"), p.planMs},
-                                                        {QStringLiteral("execute"), p.executeMs}}},
-               {QStringLiteral("roundTrips"), report.redisRoundTrips},
-               {QStringLiteral("roundTripsByPhase"), trips.toJson()},
-               {QStringLiteral("candidates"), candidates},
-               {QStringLiteral("scheduled"), report.count(Verdict::Scheduled)},
-               {QStringLiteral("absent"), report.count(Verdict::Absent)},
-               {QStringLiteral("unknown"), report.count(Verdict::Unknown)},
-               {QStringLiteral("actions"), actions},
-               {QStringLiteral("domains"), domains},
-               {QStringLiteral("rssBeforeKiB"), rssBefore},
-               {QStringLiteral("peakRssKiB"), peakRssKiB()}});
+    printJson(
+        {{QStringLiteral("measure"), QStringLiteral("run")},
+         {QStringLiteral("apply"), apply},
+         {QStringLiteral("outcome"), RunReport::outcomeName(report.outcome)},
+         {QStringLiteral("outcomeDetail"), report.outcomeDetail},
+         {QStringLiteral("wallMs"), wallMs},
+         {QStringLiteral("phasesMs"), QJsonObject{{QStringLiteral("lock"), p.lockMs},
+                                                  {QStringLiteral("candidates"), p.candidatesMs},
+                                                  {QStringLiteral("lookup"), p.lookupMs},
+                                                  {QStringLiteral("scan"), p.scanMs},
+                                                  {QStringLiteral("plan"), p.planMs},
+                                                  {QStringLiteral("execute"), p.executeMs}}},
+         {QStringLiteral("roundTrips"), report.redisRoundTrips},
+         {QStringLiteral("roundTripsByPhase"), trips.toJson()},
+         {QStringLiteral("candidates"), candidates},
+         {QStringLiteral("scheduled"), report.count(Verdict::Scheduled)},
+         {QStringLiteral("absent"), report.count(Verdict::Absent)},
+         {QStringLiteral("unknown"), report.count(Verdict::Unknown)},
+         {QStringLiteral("actions"), actions},
+         {QStringLiteral("domains"), domains},
+         {QStringLiteral("rssBeforeKiB"), rssBefore},
+         {QStringLiteral("peakRssKiB"), peakRssKiB()}});
     return report.outcome == RunReport::Outcome::Completed ? 0 : 4;
 }
 

@@ -16,8 +16,9 @@ namespace {
 
 int scheduledCount(const QList<CandidateVerdict> &verdicts)
 {
-    return static_cast<int>(std::count_if(verdicts.begin(), verdicts.end(),
-                                          [](const CandidateVerdict &v) { return v.verdict == Verdict::Scheduled; }));
+    return static_cast<int>(
+        std::count_if(verdicts.begin(), verdicts.end(),
+                      [](const CandidateVerdict &v) { return v.verdict == Verdict::Scheduled; }));
 }
 
 } // namespace
@@ -52,20 +53,23 @@ int runScanBench(const Args &args)
             if (v.verdict != Verdict::Scheduled)
                 ids.append(v.candidate.id);
         }
-        unresolvedOut.append(QJsonObject{{QStringLiteral("domain"), d.name},
-                                         {QStringLiteral("keyPrefix"), d.keyPrefix},
-                                         {QStringLiteral("queues"), QJsonArray::fromStringList(d.queues)},
-                                         {QStringLiteral("ids"), ids}});
+        unresolvedOut.append(
+            QJsonObject{{QStringLiteral("domain"), d.name},
+                        {QStringLiteral("keyPrefix"), d.keyPrefix},
+                        {QStringLiteral("queues"), QJsonArray::fromStringList(d.queues)},
+                        {QStringLiteral("ids"), ids}});
         looked << l;
     }
     const QString out = args.value(QStringLiteral("unresolved-out"));
     if (!out.isEmpty()) {
         QFile f(out);
         if (!f.open(QIODevice::WriteOnly) ||
-            f.write(QJsonDocument(QJsonObject{{QStringLiteral("scanOrder"), QJsonArray::fromStringList(scanOrder())},
-                                              {QStringLiteral("pageSize"), config->run.scanPageSize},
-                                              {QStringLiteral("domains"), unresolvedOut}})
-                        .toJson(QJsonDocument::Compact)) < 0)
+            f.write(
+                QJsonDocument(QJsonObject{{QStringLiteral("scanOrder"),
+                                           QJsonArray::fromStringList(scanOrder())},
+                                          {QStringLiteral("pageSize"), config->run.scanPageSize},
+                                          {QStringLiteral("domains"), unresolvedOut}})
+                    .toJson(QJsonDocument::Compact)) < 0)
             return fail(QStringLiteral("cannot write %1").arg(out));
     }
 
@@ -79,7 +83,8 @@ int runScanBench(const Args &args)
         t.start();
         for (const Looked &l : looked) {
             QList<CandidateVerdict> verdicts = l.verdicts;
-            const ScanStats stats = scanDomain(*l.domain, verdicts, redis, config->run.scanPageSize);
+            const ScanStats stats =
+                scanDomain(*l.domain, verdicts, redis, config->run.scanPageSize);
             if (stats.error)
                 return fail(*stats.error);
             jobsRead += stats.jobsRead;
@@ -91,14 +96,15 @@ int runScanBench(const Args &args)
             seconds << t.nsecsElapsed() / 1e9;
     }
     const double med = median(seconds);
-    printJson({{QStringLiteral("measure"), QStringLiteral("scan")},
-               {QStringLiteral("jobsRead"), jobsRead},
-               {QStringLiteral("pages"), pages},
-               {QStringLiteral("unresolved"), unresolved},
-               {QStringLiteral("foundByScan"), found},
-               {QStringLiteral("pageSize"), config->run.scanPageSize},
-               {QStringLiteral("seconds"), summarize(seconds)},
-               {QStringLiteral("jobsPerSecond"), med > 0 ? static_cast<double>(jobsRead) / med : 0}});
+    printJson(
+        {{QStringLiteral("measure"), QStringLiteral("scan")},
+         {QStringLiteral("jobsRead"), jobsRead},
+         {QStringLiteral("pages"), pages},
+         {QStringLiteral("unresolved"), unresolved},
+         {QStringLiteral("foundByScan"), found},
+         {QStringLiteral("pageSize"), config->run.scanPageSize},
+         {QStringLiteral("seconds"), summarize(seconds)},
+         {QStringLiteral("jobsPerSecond"), med > 0 ? static_cast<double>(jobsRead) / med : 0}});
     return 0;
 }
 
