@@ -1,6 +1,9 @@
 #include "queue/bullmqredis.h"
 
+#include "queue/probetrips.h"
 #include "redis/luascript.h"
+
+#include <algorithm>
 
 namespace reclaim {
 
@@ -22,46 +25,7 @@ QString str(const RedisValue &v)
     return QString::fromUtf8(v.toBytes().value_or(QByteArray()));
 }
 
-qint64 num(const RedisValue &v)
-{
-    return v.toBytes().value_or(QByteArray()).toLongLong();
-}
-
-// The probe answers nine values per job: state, lock PTTL, name, data, timestamp, processedOn,
-// finishedOn, failedReason, attempts.
-constexpr qsizetype kProbeFields = 9;
-
-Expected<Sighting, RedisError> toSighting(const JobRef &job, const QList<RedisValue> &values,
-                                          qsizetype at)
-{
-    Sighting s;
-    s.queue = job.queue;
-    s.jobId = job.jobId;
-    s.how = FoundBy::Direct;
-    s.state = str(values.at(at));
-    if (s.state.isEmpty())
-        return unexpected(badReply("probe"));
-    // The script could not look at this one job (its key holds something else, say): the
-    // server's message, for this candidate alone.
-    if (s.state == QLatin1String("error"))
-        return unexpected(RedisError{RedisError::Kind::Server, str(values.at(at + 2))});
-    s.lockTtlMs = values.at(at + 1).toInteger().value_or(-2);
-    s.name = str(values.at(at + 2));
-    s.data = values.at(at + 3).toBytes().value_or(QByteArray());
-    s.timestamp = num(values.at(at + 4));
-    s.processedOn = num(values.at(at + 5));
-    s.finishedOn = num(values.at(at + 6));
-    s.failedReason = str(values.at(at + 7));
-    s.attempts = str(values.at(at + 8));
-    return s;
-}
-
-constexpr int kMaxDataBytes = 16384;
 constexpr int kListPage = 10000;
-// Ids per probe call. A call holds Redis for its whole batch: about 10 us per id plus one walk
-// of each list's tail, some 10 ms for 1,000 ids at worst, the order of BullMQ's own batch scripts
-// (clean, obliterate: 1,000 per call). Fewer ids per call walk the same tails more often.
-constexpr qsizetype kIdsPerCall = 1000;
 
 } // namespace
 
@@ -95,69 +59,51 @@ QList<Expected<Sighting, RedisError>> BullmqRedis::probe(const QList<JobRef> &jo
 {
     QList<Expected<Sighting, RedisError>> out;
     out.reserve(jobs.size());
-    const LuaScript &script = scripts::probe();
-    const qsizetype perTrip = qMax(1, m_settings.probeBatchSize);
-    const QByteArray walkLimit = QByteArray::number(m_settings.listProbeLimit);
-    const QByteArray maxData = QByteArray::number(kMaxDataBytes);
+    const QList<ProbeTrip> trips = buildProbeTrips(jobs, m_settings);
+    using Replies = Expected<QList<RedisResult>, RedisError>;
 
-    // One script call per run of jobs in the same queue, at most kIdsPerCall ids each; the calls
-    // of up to probeBatchSize jobs go in one pipelined round trip.
-    struct Call
-    {
-        qsizetype start = 0;
-        qsizetype count = 0;
-    };
-    QString keysPrefix, keysQueue;
-    QList<QByteArray> queueKeys;
-    QByteArray jobKeyPrefix;
-    for (qsizetype tripStart = 0; tripStart < jobs.size(); tripStart += perTrip) {
-        const qsizetype tripEnd = qMin(jobs.size(), tripStart + perTrip);
-        QList<Call> calls;
-        QList<RedisCommand> commands;
-        for (qsizetype i = tripStart; i < tripEnd;) {
-            const JobRef &first = jobs.at(i);
-            if (queueKeys.isEmpty() || first.keyPrefix != keysPrefix || first.queue != keysQueue) {
-                keysPrefix = first.keyPrefix;
-                keysQueue = first.queue;
-                jobKeyPrefix = key(first.keyPrefix, first.queue, QString());
-                queueKeys.clear();
-                for (const char *suffix : {"completed", "failed", "delayed", "prioritized",
-                                           "waiting-children", "wait", "paused", "active", "meta"})
-                    queueKeys << jobKeyPrefix + suffix;
-            }
-            Call call{i, 0};
-            QList<QByteArray> args{jobKeyPrefix, walkLimit, maxData};
-            while (i < tripEnd && call.count < kIdsPerCall && jobs.at(i).queue == keysQueue &&
-                   jobs.at(i).keyPrefix == keysPrefix) {
-                args << jobs.at(i).jobId.toUtf8();
-                ++call.count;
-                ++i;
-            }
-            calls << call;
-            commands << script.evalsha(queueKeys, args);
-        }
-
+    // One trip in flight ahead of the one being read: Redis runs the next batch while this side
+    // reads the replies of the last. Lookups only read, so a trip whose connection broke or
+    // whose script the server had lost simply goes again.
+    std::optional<RedisError> aheadError;
+    bool aheadSent = false;
+    auto send = [&](const ProbeTrip &trip) -> std::optional<RedisError> {
         auto conn = connection();
-        const Expected<QList<RedisResult>, RedisError> replies =
-            conn ? script.run(**conn, commands)
-                 : Expected<QList<RedisResult>, RedisError>(unexpected(conn.error()));
-        for (qsizetype c = 0; c < calls.size(); ++c) {
-            const Call &call = calls.at(c);
-            const RedisResult *reply = replies ? &replies->at(c) : nullptr;
-            const bool wellFormed = reply && *reply && (*reply)->isArray() &&
-                                    (*reply)->elements.size() == call.count * kProbeFields;
-            for (qsizetype k = 0; k < call.count; ++k) {
-                const JobRef &job = jobs.at(call.start + k);
-                if (!replies)
-                    out.append(unexpected(replies.error()));
-                else if (!*reply)
-                    out.append(unexpected(reply->error()));
-                else if (!wellFormed)
-                    out.append(unexpected(badReply("probe")));
-                else
-                    out.append(toSighting(job, (*reply)->elements, k * kProbeFields));
-            }
+        if (!conn)
+            return conn.error();
+        auto sent = (*conn)->send(trip.commands);
+        if (!sent)
+            return sent.error();
+        return std::nullopt;
+    };
+    auto lostScript = [](const Replies &replies) {
+        return replies && std::any_of(replies->begin(), replies->end(), [](const RedisResult &r) {
+                   return !r && r.error().kind == RedisError::Kind::NoScript;
+               });
+    };
+    for (qsizetype t = 0; t < trips.size(); ++t) {
+        const ProbeTrip &trip = trips.at(t);
+        std::optional<RedisError> sendError = aheadSent ? aheadError : send(trip);
+        aheadSent = false;
+        if (!sendError && t + 1 < trips.size()) {
+            aheadError = send(trips.at(t + 1));
+            aheadSent = !aheadError;
         }
+        Replies replies =
+            sendError ? Replies(unexpected(*sendError)) : m_conn->receive(trip.commands.size());
+        if (!replies) {
+            aheadSent = false; // it went out on the broken connection: send it again
+        } else if (lostScript(replies)) {
+            // A fresh server, or one that restarted or flushed its scripts: let the connection go
+            // idle, then LuaScript::run loads the script and runs this trip again.
+            if (aheadSent)
+                (void)m_conn->receive(trips.at(t + 1).commands.size());
+            aheadSent = false;
+            auto conn = connection();
+            replies = conn ? scripts::probe().run(**conn, trip.commands)
+                           : Replies(unexpected(conn.error()));
+        }
+        readProbeTrip(trip, replies, jobs, out);
     }
     return out;
 }

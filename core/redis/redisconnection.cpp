@@ -120,12 +120,25 @@ RedisResult RedisConnection::command(const RedisCommand &argv)
 Expected<QList<RedisResult>, RedisError>
 RedisConnection::pipeline(const QList<RedisCommand> &commands)
 {
+    auto sent = send(commands);
+    if (!sent)
+        return unexpected(sent.error());
+    return receive(commands.size());
+}
+
+RedisError RedisConnection::discarded() const
+{
+    return RedisError{
+        RedisError::Kind::Closed,
+        QStringLiteral("connection to %1 was discarded after an error").arg(m_endpointName)};
+}
+
+Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> &commands)
+{
     if (m_broken || !m_ctx)
-        return unexpected(RedisError{
-            RedisError::Kind::Closed,
-            QStringLiteral("connection to %1 was discarded after an error").arg(m_endpointName)});
-    // The whole pipeline encoded once, in the same RESP bytes redisAppendCommandArgv would
-    // write: hiredis' formatter costs more per lookup than everything else on this side.
+        return unexpected(discarded());
+    // The whole batch encoded once, in the same RESP bytes redisAppendCommandArgv would write:
+    // hiredis' formatter costs more per lookup than everything else on this side.
     qsizetype size = 0;
     for (const RedisCommand &cmd : commands) {
         size += 16;
@@ -149,13 +162,32 @@ RedisConnection::pipeline(const QList<RedisCommand> &commands)
     if (redisAppendFormattedCommand(m_ctx.get(), wire.constData(),
                                     static_cast<size_t>(wire.size())) != REDIS_OK)
         return unexpected(takeContextError());
+    // Written now, not at the next read: the server starts on this batch while the caller
+    // still reads the replies of an earlier one.
+    int done = 0;
+    while (!done)
+        if (redisBufferWrite(m_ctx.get(), &done) != REDIS_OK)
+            return unexpected(takeContextError());
     ++m_roundTrips;
+    m_unanswered += commands.size();
+    return commands.size();
+}
+
+Expected<QList<RedisResult>, RedisError> RedisConnection::receive(qsizetype count)
+{
+    if (m_broken || !m_ctx)
+        return unexpected(discarded());
+    if (count > m_unanswered)
+        return unexpected(RedisError{
+            RedisError::Kind::Protocol,
+            QStringLiteral("asked for %1 replies, %2 outstanding").arg(count).arg(m_unanswered)});
     QList<RedisResult> results;
-    results.reserve(commands.size());
-    for (qsizetype i = 0; i < commands.size(); ++i) {
+    results.reserve(count);
+    for (qsizetype i = 0; i < count; ++i) {
         void *raw = nullptr;
         if (redisGetReply(m_ctx.get(), &raw) != REDIS_OK)
             return unexpected(takeContextError());
+        --m_unanswered;
         ReplyPtr reply(raw);
         results.append(fromValue(RedisValue::fromReply(static_cast<redisReply *>(raw))));
     }

@@ -37,6 +37,12 @@ public:
     // per-command server errors.
     Expected<QList<RedisResult>, RedisError> pipeline(const QList<RedisCommand> &commands);
 
+    // pipeline() in two halves, for a caller that keeps one batch in flight while it handles
+    // the previous one: send() writes a batch (one round trip), receive() reads the replies of
+    // the oldest batch not yet read. Either failing discards the connection.
+    Expected<qsizetype, RedisError> send(const QList<RedisCommand> &commands);
+    Expected<QList<RedisResult>, RedisError> receive(qsizetype count);
+
     bool isBroken() const { return m_broken; }
     qint64 roundTrips() const { return m_roundTrips; }
     QString endpointName() const { return m_endpointName; }
@@ -49,12 +55,14 @@ private:
 
     RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx, QString endpointName);
     RedisError takeContextError();
+    RedisError discarded() const;
     static RedisResult fromValue(RedisValue value);
 
     std::unique_ptr<redisContext, ContextDeleter> m_ctx;
     QString m_endpointName;
     bool m_broken = false;
     qint64 m_roundTrips = 0;
+    qsizetype m_unanswered = 0; // commands sent whose replies were not read yet
 };
 
 } // namespace reclaim

@@ -177,6 +177,31 @@ private slots:
         }
     }
 
+    // The server forgets its scripts (a restart, SCRIPT FLUSH) between two lookups: the first
+    // trip comes back NOSCRIPT with the next already in flight; both go again after the load.
+    void lostScriptIsLoadedAgain()
+    {
+        QList<JobRef> jobs;
+        for (int i = 0; i < 300; ++i)
+            jobs << ref(kQueue,
+                        i % 3 ? QStringLiteral("gone-%1").arg(i) : waitingId(1 + i % kWaiting));
+        RunSettings settings = m_config.run;
+        settings.probeBatchSize = 100;
+        BullmqRedis queue(m_config.redis, settings);
+        const auto before = queue.probe(jobs);
+        {
+            auto conn = redis(m_env);
+            QVERIFY(conn.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("FLUSH")}));
+        }
+        const auto after = queue.probe(jobs);
+        QCOMPARE(after.size(), jobs.size());
+        for (qsizetype i = 0; i < jobs.size(); ++i) {
+            QCOMPARE(answer(after.at(i)),
+                     i % 3 ? QStringLiteral("missing") : QStringLiteral("waiting"));
+            QCOMPARE(answer(after.at(i)), answer(before.at(i)));
+        }
+    }
+
     // A list the script cannot read fails the ids still looked for in it — as errors, not as
     // "missing" or "stray" — while the rest of the batch keeps its answers.
     void unreadableListFailsOnlyTheIdsLookedForThere()
