@@ -8,6 +8,8 @@
 
 namespace reclaim::ui {
 
+class CandidateTableModel;
+
 class CandidateFilterProxy final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -20,12 +22,16 @@ public:
     void setDomain(const QString &domain); // empty: every domain
     QString domain() const { return m_domain; }
 
+    // Filters and sorts by reading the model's rows directly when it is a CandidateTableModel.
+    void setSourceModel(QAbstractItemModel *model) override;
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
-    QString m_text; // lower-cased
+    const CandidateTableModel *m_rows = nullptr; // the source model, when it is the candidates
+    QString m_text;                              // lower-cased
     unsigned m_verdicts = 0b111;
     QString m_domain;
 };

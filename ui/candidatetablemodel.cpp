@@ -1,6 +1,5 @@
 #include "candidatetablemodel.h"
 
-#include "config/connectionurl.h"
 #include "verdictstyle.h"
 
 #include <QFont>
@@ -18,45 +17,38 @@ bool sameSighting(const Sighting &a, const Sighting &b)
            a.finishedOn == b.finishedOn;
 }
 
-bool sameAction(const std::optional<Action> &a, const std::optional<Action> &b)
+bool sameAction(const std::shared_ptr<const Action> &a, const std::shared_ptr<const Action> &b)
 {
-    if (a.has_value() != b.has_value())
-        return false;
-    if (!a)
-        return true;
+    if (!a || !b)
+        return !a && !b;
     return a->kind == b->kind && a->result == b->result && a->resultDetail == b->resultDetail &&
            a->reason == b->reason && a->payload == b->payload &&
            a->precondition.generation == b->precondition.generation &&
            a->precondition.updatedAtText == b->precondition.updatedAtText;
 }
 
-bool sameForDisplay(const CandidateTableModel::Row &a, const CandidateTableModel::Row &b)
+QString typeText(const Candidate &c)
 {
-    const Candidate &ca = a.verdict.candidate;
-    const Candidate &cb = b.verdict.candidate;
-    if (a.verdict.verdict != b.verdict.verdict || a.summary != b.summary ||
-        ca.status != cb.status || ca.updatedAtText != cb.updatedAtText || ca.type != cb.type ||
-        ca.rowJson != cb.rowJson || !sameAction(a.action, b.action) ||
-        a.verdict.evidence.size() != b.verdict.evidence.size())
-        return false;
-    for (qsizetype i = 0; i < a.verdict.evidence.size(); ++i)
-        if (!sameSighting(a.verdict.evidence.at(i), b.verdict.evidence.at(i)))
-            return false;
-    return true;
+    return c.type.isEmpty() ? QStringLiteral("-") : c.type;
 }
 
-QString searchTextOf(const CandidateTableModel::Row &r)
+bool sameForDisplay(const CandidateTableModel::Row &a, const CandidateTableModel::Row &b)
 {
-    const Candidate &c = r.verdict.candidate;
-    return QStringList{c.domain,
-                       c.id,
-                       c.type,
-                       c.status,
-                       verdictName(r.verdict.verdict),
-                       r.summary,
-                       CandidateTableModel::plannedText(r)}
-        .join(QLatin1Char('\n'))
-        .toLower();
+    const Candidate &ca = a.verdict->candidate;
+    const Candidate &cb = b.verdict->candidate;
+    // The summary is made of the verdict, the sightings, the unknown reason and whether a scan
+    // ran: comparing those needs no summary built.
+    if (a.verdict->verdict != b.verdict->verdict ||
+        a.verdict->unknownReason != b.verdict->unknownReason ||
+        a.verdict->scanned != b.verdict->scanned || a.planned != b.planned ||
+        ca.status != cb.status || ca.updatedAtText != cb.updatedAtText || ca.type != cb.type ||
+        ca.rowJson != cb.rowJson || !sameAction(a.action, b.action) ||
+        a.verdict->evidence.size() != b.verdict->evidence.size())
+        return false;
+    for (qsizetype i = 0; i < a.verdict->evidence.size(); ++i)
+        if (!sameSighting(a.verdict->evidence.at(i), b.verdict->evidence.at(i)))
+            return false;
+    return true;
 }
 
 } // namespace
@@ -73,11 +65,6 @@ int CandidateTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString CandidateTableModel::keyOf(const QString &domain, const QString &rowId)
-{
-    return domain + QLatin1Char('/') + rowId;
-}
-
 QString CandidateTableModel::formatAge(qint64 seconds)
 {
     if (seconds < 0)
@@ -91,34 +78,38 @@ QString CandidateTableModel::formatAge(qint64 seconds)
     return QStringLiteral("%1 d %2 h").arg(seconds / 86400).arg((seconds % 86400) / 3600);
 }
 
-QString CandidateTableModel::plannedText(const Row &row)
-{
-    if (!row.action) {
-        switch (row.verdict.verdict) {
-        case Verdict::Unknown:
-            return QStringLiteral("none: looks again next run");
-        case Verdict::Scheduled:
-            return QStringLiteral("none");
-        case Verdict::Absent:
-            return QStringLiteral("none planned");
-        }
-    }
-    const Action &a = *row.action;
-    QString text = a.kind == ActionKind::Requeue ? QStringLiteral("REQUEUE to %1").arg(a.queue)
-                                                 : QStringLiteral("FAIL the row");
-    if (a.kind == ActionKind::Requeue && a.queue.isEmpty())
-        text = QStringLiteral("REQUEUE");
-    if (row.approving)
-        return text + QStringLiteral(": running\u2026");
-    if (a.result != ActionResult::Pending)
-        text += QStringLiteral(": ") + actionResultText(a.result);
-    return text;
-}
-
 qint64 CandidateTableModel::ageSeconds(const Row &row) const
 {
-    const QDateTime &at = row.verdict.candidate.updatedAt;
-    return at.isValid() && m_now.isValid() ? at.secsTo(m_now) : -1;
+    return row.updatedAtSecs && m_nowSecs ? *m_nowSecs - *row.updatedAtSecs : -1;
+}
+
+int CandidateTableModel::compareForSort(const Row &a, const Row &b, int column) const
+{
+    const Candidate &ca = a.verdict->candidate;
+    const Candidate &cb = b.verdict->candidate;
+    switch (column) {
+    case VerdictColumn:
+        return verdictSeverity(a.verdict->verdict) - verdictSeverity(b.verdict->verdict);
+    case DomainColumn:
+        return ca.domain.compare(cb.domain);
+    case IdColumn:
+        return ca.id.compare(cb.id);
+    case TypeColumn:
+        return typeText(ca).compare(typeText(cb));
+    case StatusColumn:
+        return ca.status.compare(cb.status);
+    case AgeColumn: {
+        const qint64 x = ageSeconds(a);
+        const qint64 y = ageSeconds(b);
+        return x < y ? -1 : (x > y ? 1 : 0);
+    }
+    case EvidenceColumn:
+        return a.summary().compare(b.summary());
+    case ActionColumn:
+        return a.planned.compare(b.planned);
+    default:
+        return 0;
+    }
 }
 
 QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
@@ -126,17 +117,17 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row &r = m_rows.at(index.row());
-    const Candidate &c = r.verdict.candidate;
-    const Verdict v = r.verdict.verdict;
+    const Candidate &c = r.verdict->candidate;
+    const Verdict v = r.verdict->verdict;
     switch (role) {
     case KeyRole:
-        return keyOf(c.domain, c.id);
+        return r.key;
     case VerdictRole:
         return static_cast<int>(v);
     case DomainRole:
         return c.domain;
     case SearchTextRole:
-        return r.searchText;
+        return r.searchText();
     case AgeSecondsRole:
         return ageSeconds(r);
     default:
@@ -152,15 +143,15 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
         case IdColumn:
             return c.id;
         case TypeColumn:
-            return c.type.isEmpty() ? QStringLiteral("-") : c.type;
+            return typeText(c);
         case StatusColumn:
             return c.status;
         case AgeColumn:
             return role == SortRole ? QVariant(ageSeconds(r)) : QVariant(formatAge(ageSeconds(r)));
         case EvidenceColumn:
-            return r.summary;
+            return r.summary();
         case ActionColumn:
-            return plannedText(r);
+            return r.planned;
         default:
             return {};
         }
@@ -189,7 +180,7 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
         case VerdictColumn:
             return verdictMeaning(v);
         case EvidenceColumn:
-            return r.summary;
+            return r.summary();
         case AgeColumn:
             return QStringLiteral("updatedAt %1, as of the run at %2")
                 .arg(c.updatedAtText, m_now.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
@@ -241,9 +232,7 @@ void CandidateTableModel::rebuildIndex()
     m_index.clear();
     m_index.reserve(m_rows.size());
     for (qsizetype i = 0; i < m_rows.size(); ++i)
-        m_index.insert(
-            keyOf(m_rows.at(i).verdict.candidate.domain, m_rows.at(i).verdict.candidate.id),
-            static_cast<int>(i));
+        m_index.insert(m_rows.at(i).key, static_cast<int>(i));
 }
 
 void CandidateTableModel::emitRowChanged(int first, int last)
@@ -253,54 +242,46 @@ void CandidateTableModel::emitRowChanged(int first, int last)
 
 void CandidateTableModel::setReport(const RunReport &report)
 {
-    QHash<QString, Action> actions;
-    for (const Action &a : report.actions)
-        actions.insert(a.id, a);
+    setRows(buildCandidateRows(report));
+}
 
-    QList<Row> incoming;
-    QHash<QString, int> incomingIndex;
-    for (const DomainReport &d : report.domains) {
-        for (const CandidateVerdict &c : d.candidates) {
-            Row r;
-            r.verdict = c;
-            r.summary = redactSecrets(c.summary());
-            if (r.verdict.candidate.domain.isEmpty())
-                r.verdict.candidate.domain = d.name;
-            const QString key = keyOf(r.verdict.candidate.domain, c.candidate.id);
-            if (const auto it = actions.constFind(key); it != actions.cend())
-                r.action = *it;
-            r.searchText = searchTextOf(r);
-            incomingIndex.insert(key, static_cast<int>(incoming.size()));
-            incoming << r;
-        }
-    }
-    const QDateTime previousNow = m_now;
-    m_now = report.finishedAt.isValid() ? report.finishedAt : QDateTime::currentDateTimeUtc();
+void CandidateTableModel::setRows(CandidateRows incoming)
+{
+    const std::optional<qint64> previousNow = m_nowSecs;
+    m_now = incoming.now;
+    m_nowSecs = m_now.isValid() ? std::optional(m_now.toSecsSinceEpoch()) : std::nullopt;
 
     MergeStats stats;
     QList<int> gone;
-    for (qsizetype i = 0; i < m_rows.size(); ++i) {
-        const Candidate &c = m_rows.at(i).verdict.candidate;
-        if (!incomingIndex.contains(keyOf(c.domain, c.id)))
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        if (!incoming.index.contains(m_rows.at(i).key))
             gone << static_cast<int>(i);
-    }
-    for (auto it = incomingIndex.cbegin(); it != incomingIndex.cend(); ++it)
+    for (auto it = incoming.index.cbegin(); it != incoming.index.cend(); ++it)
         stats.inserted += m_index.contains(it.key()) ? 0 : 1;
     stats.removed = static_cast<int>(gone.size());
 
     // When most rows came or went, one reset is cheaper for the views than thousands of
-    // insert/remove notifications, and there is little selection left to keep.
+    // insert/remove notifications, and there is little selection left to keep. Into an empty
+    // table a reset is the cheapest way in: the rows are swapped in as built.
     const bool mostChanged =
-        !m_rows.isEmpty() && (stats.removed * 2 > m_rows.size() ||
-                              (!incoming.isEmpty() && stats.inserted * 2 > incoming.size()));
+        m_rows.isEmpty()
+            ? !incoming.rows.isEmpty()
+            : (stats.removed * 2 > m_rows.size() ||
+               (!incoming.rows.isEmpty() && stats.inserted * 2 > incoming.rows.size()));
     if (mostChanged) {
-        for (Row &r : incoming)
-            if (const Row *old =
-                    rowForKey(keyOf(r.verdict.candidate.domain, r.verdict.candidate.id)))
-                r.approving = old->approving;
+        for (const Row &old : std::as_const(m_rows)) {
+            if (!old.approving)
+                continue;
+            if (const int at = incoming.index.value(old.key, -1); at >= 0) {
+                Row &r = incoming.rows[at];
+                r.approving = true;
+                r.refreshPlanned();
+            }
+        }
         beginResetModel();
-        m_rows = std::move(incoming);
-        rebuildIndex();
+        m_report = std::move(incoming.report);
+        m_rows = std::move(incoming.rows);
+        m_index = std::move(incoming.index);
         endResetModel();
         stats.reset = true;
         m_lastMerge = stats;
@@ -318,31 +299,38 @@ void CandidateTableModel::setReport(const RunReport &report)
         m_rows.remove(first, last - first + 1);
         endRemoveRows();
     }
-    rebuildIndex();
+    if (!gone.isEmpty())
+        rebuildIndex();
 
-    // Update the rows both lists share; announce contiguous ranges of changed rows at once.
+    // Every row both lists share takes the fresh report's candidate and plan, so the old report
+    // can go; only the rows whose display changed are announced, contiguous ranges at once.
     int rangeStart = -1;
     for (qsizetype i = 0; i < m_rows.size(); ++i) {
         Row &old = m_rows[i];
-        const Row &fresh = incoming.at(
-            incomingIndex.value(keyOf(old.verdict.candidate.domain, old.verdict.candidate.id)));
-        const bool changed = !sameForDisplay(old, fresh);
-        if (changed) {
-            const bool approving = old.approving;
-            old = fresh;
-            old.approving = approving;
-            ++stats.changed;
-            if (rangeStart < 0)
-                rangeStart = static_cast<int>(i);
-        } else if (rangeStart >= 0) {
-            emitRowChanged(rangeStart, static_cast<int>(i) - 1);
-            rangeStart = -1;
+        const Row &fresh = incoming.rows.at(incoming.index.value(old.key));
+        if (sameForDisplay(old, fresh)) {
+            old.verdict = fresh.verdict;
+            old.action = fresh.action;
+            if (rangeStart >= 0) {
+                emitRowChanged(rangeStart, static_cast<int>(i) - 1);
+                rangeStart = -1;
+            }
+            continue;
         }
+        const bool approving = old.approving;
+        old = fresh;
+        if (approving) {
+            old.approving = true;
+            old.refreshPlanned();
+        }
+        ++stats.changed;
+        if (rangeStart < 0)
+            rangeStart = static_cast<int>(i);
     }
     if (rangeStart >= 0)
         emitRowChanged(rangeStart, static_cast<int>(m_rows.size()) - 1);
     // Every age moved with the clock: one notification for the whole column.
-    if (previousNow != m_now && !m_rows.isEmpty())
+    if (previousNow != m_nowSecs && !m_rows.isEmpty())
         emit dataChanged(index(0, AgeColumn),
                          index(static_cast<int>(m_rows.size()) - 1, AgeColumn));
 
@@ -350,12 +338,13 @@ void CandidateTableModel::setReport(const RunReport &report)
     if (stats.inserted > 0) {
         const int first = static_cast<int>(m_rows.size());
         beginInsertRows({}, first, first + stats.inserted - 1);
-        for (const Row &r : std::as_const(incoming))
-            if (!m_index.contains(keyOf(r.verdict.candidate.domain, r.verdict.candidate.id)))
+        for (const Row &r : std::as_const(incoming.rows))
+            if (!m_index.contains(r.key))
                 m_rows << r;
         rebuildIndex();
         endInsertRows();
     }
+    m_report = std::move(incoming.report);
     m_lastMerge = stats;
 }
 
@@ -365,9 +354,9 @@ void CandidateTableModel::updateAction(const Action &action)
     if (row < 0)
         return;
     Row &r = m_rows[row];
-    r.action = action;
+    r.action = std::make_shared<const Action>(action);
     r.approving = false;
-    r.searchText = searchTextOf(r);
+    r.refreshPlanned();
     emitRowChanged(row, row);
 }
 
@@ -377,6 +366,7 @@ void CandidateTableModel::setApproving(const QString &key, bool approving)
     if (row < 0 || m_rows.at(row).approving == approving)
         return;
     m_rows[row].approving = approving;
+    m_rows[row].refreshPlanned();
     emitRowChanged(row, row);
 }
 
@@ -385,6 +375,7 @@ void CandidateTableModel::clear()
     beginResetModel();
     m_rows.clear();
     m_index.clear();
+    m_report.reset();
     endResetModel();
 }
 

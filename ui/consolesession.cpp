@@ -32,11 +32,25 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
     // answer that arrives after the session is gone.
     connect(worker, &RecoveryWorker::runStarted, this, [this] { emit runStarted(); });
     connect(worker, &RecoveryWorker::progress, this, &ConsoleSession::progress);
-    connect(worker, &RecoveryWorker::runFinished, this, [this](const RunReport &report) {
-        m_runInFlight = false;
-        emit runFinished(report);
-        peekLock();
-    });
+    // Turning a report into the candidate table's rows is the part of showing it that grows with
+    // the candidates (tens of ms at 20,000): do it here, on the recovery thread the report comes
+    // from (a direct connection), and hand the UI thread report and rows together. Posted from
+    // the recovery thread, they stay in order with its other answers; `this` outlives the thread
+    // (its destructor joins it) and drops the call if it is already being destroyed.
+    connect(
+        worker, &RecoveryWorker::runFinished, this,
+        [this](const RunReport &report) {
+            CandidateRows rows = buildCandidateRows(report);
+            QMetaObject::invokeMethod(
+                this,
+                [this, report, rows = std::move(rows)] {
+                    m_runInFlight = false;
+                    emit runFinished(report, rows);
+                    peekLock();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::DirectConnection);
     connect(worker, &RecoveryWorker::actionFinished, this, [this](const Action &action) {
         m_approvals = std::max(0, m_approvals - 1);
         emit actionFinished(action);

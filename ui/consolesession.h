@@ -2,6 +2,7 @@
 // calls and hands its answers to the UI thread. Nothing here ever waits on the network.
 #pragma once
 
+#include "candidaterows.h"
 #include "config/reclaimconfig.h"
 #include "service/recoveryworker.h"
 
@@ -49,7 +50,8 @@ public:
 signals:
     void runStarted();
     void progress(const QString &phase, int done, int total);
-    void runFinished(const reclaim::RunReport &report);
+    // `rows` are the candidate table's rows, already built from `report` off the UI thread.
+    void runFinished(const reclaim::RunReport &report, const reclaim::ui::CandidateRows &rows);
     void actionFinished(const reclaim::Action &action);
     void lockStatus(const reclaim::LockStatus &status);
 

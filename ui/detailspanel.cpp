@@ -52,12 +52,12 @@ void DetailsPanel::showRow(const CandidateTableModel::Row *row)
         m_body->clear();
         return;
     }
-    const Candidate &c = row->verdict.candidate;
-    const QString key = CandidateTableModel::keyOf(c.domain, c.id);
+    const Candidate &c = row->verdict->candidate;
+    const QString &key = row->key;
     const bool same = key == m_key;
     const int scroll = m_body->verticalScrollBar()->value();
     m_key = key;
-    const Verdict v = row->verdict.verdict;
+    const Verdict v = row->verdict->verdict;
     m_icon->setPixmap(verdictIcon(v).pixmap(24, 24));
     m_title->setText(QStringLiteral("<span style='color:%1'>%2 %3</span>&nbsp;&nbsp;%4 / %5%6")
                          .arg(verdictColor(v).name(), verdictGlyph(v), verdictName(v),
@@ -66,9 +66,9 @@ void DetailsPanel::showRow(const CandidateTableModel::Row *row)
                                   ? QString()
                                   : QStringLiteral(" (%1)").arg(c.type.toHtmlEscaped())));
     m_summary->setText(QStringLiteral("%1 &middot; DB %2 since %3")
-                           .arg(row->summary.toHtmlEscaped(), c.status.toHtmlEscaped(),
+                           .arg(row->summary().toHtmlEscaped(), c.status.toHtmlEscaped(),
                                 c.updatedAtText.toHtmlEscaped()));
-    m_body->setHtml(evidenceHtml(row->verdict, row->action, row->approving));
+    m_body->setHtml(evidenceHtml(*row->verdict, row->action.get(), row->approving));
     if (same)
         m_body->verticalScrollBar()->setValue(scroll);
 }

@@ -88,7 +88,7 @@ QString evidenceBlocks(const CandidateVerdict &v)
     return html;
 }
 
-QString actionHtml(const CandidateVerdict &v, const std::optional<Action> &action, bool approving)
+QString actionHtml(const CandidateVerdict &v, const Action *action, bool approving)
 {
     if (!action) {
         switch (v.verdict) {
@@ -139,7 +139,7 @@ QString prettyJson(const QByteArray &bytes)
     return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
 }
 
-QString evidenceHtml(const CandidateVerdict &v, const std::optional<Action> &action, bool approving)
+QString evidenceHtml(const CandidateVerdict &v, const Action *action, bool approving)
 {
     QString html;
     html += section(QStringLiteral("Why: what each lookup saw"));

@@ -7,14 +7,13 @@
 
 #include <QByteArray>
 #include <QString>
-#include <optional>
 
 namespace reclaim::ui {
 
 // JSON pretty-printed (indented); anything that is not JSON comes back as it was.
 QString prettyJson(const QByteArray &bytes);
 
-QString evidenceHtml(const CandidateVerdict &verdict, const std::optional<Action> &action,
-                     bool approving);
+// `action`: the planned action, null when none is planned.
+QString evidenceHtml(const CandidateVerdict &verdict, const Action *action, bool approving);
 
 } // namespace reclaim::ui

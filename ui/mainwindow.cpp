@@ -84,7 +84,9 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
         m_runNow->setEnabled(false);
     });
     connect(m_session, &ConsoleSession::progress, m_runControls, &RunControls::setProgress);
-    connect(m_session, &ConsoleSession::runFinished, this, &MainWindow::showReport);
+    connect(
+        m_session, &ConsoleSession::runFinished, this,
+        [this](const RunReport &report, const CandidateRows &rows) { showReport(report, rows); });
     connect(m_session, &ConsoleSession::lockStatus, this, &MainWindow::showLockStatus);
     connect(m_session, &ConsoleSession::actionFinished, this, &MainWindow::showActionResult);
     connect(m_banner, &Banner::profileRequested, this, &MainWindow::openProfileDialog);
@@ -309,6 +311,11 @@ void MainWindow::openProfileDialog()
 
 void MainWindow::showReport(const RunReport &report)
 {
+    showReport(report, buildCandidateRows(report));
+}
+
+void MainWindow::showReport(const RunReport &report, CandidateRows rows)
+{
     ++m_reportsShown;
     m_runControls->setRunning(false);
     m_runControls->setLastRun(report);
@@ -323,7 +330,7 @@ void MainWindow::showReport(const RunReport &report)
     showRunProblems(*m_banner, report, shownRun);
     if (report.outcome == RunReport::Outcome::Completed) {
         m_domains->setReport(report);
-        m_candidates->setReport(report);
+        m_candidates->setRows(std::move(rows));
         m_actions->setReport(report);
         m_lastCompleted = report;
         m_candidatesPanel->setCounts(&*m_lastCompleted);
@@ -401,10 +408,10 @@ QString MainWindow::approvalBlocker() const
     // What the job is decides first: an UNKNOWN or SCHEDULED job never has anything to approve.
     const CandidateTableModel::Row *row = m_candidates->rowForKey(m_currentKey);
     const Action *action = m_actions->actionFor(m_currentKey);
-    if (row && row->verdict.verdict == Verdict::Unknown)
+    if (row && row->verdict->verdict == Verdict::Unknown)
         return QStringLiteral("UNKNOWN: Reclaim could not look, so there is nothing to approve; it "
                               "looks again next run.");
-    if (row && row->verdict.verdict == Verdict::Scheduled)
+    if (row && row->verdict->verdict == Verdict::Scheduled)
         return QStringLiteral("SCHEDULED: the job is in its queue; nothing to do.");
     if (m_options.readOnly)
         return QStringLiteral("Read-only console (--read-only): approvals are off.");
@@ -451,7 +458,7 @@ void MainWindow::approveCurrent()
         return;
     const CandidateTableModel::Row *row = m_candidates->rowForKey(m_currentKey);
     const Action *action = m_actions->actionFor(m_currentKey);
-    if (!m_session->approve(*action, row->verdict.candidate))
+    if (!m_session->approve(*action, row->verdict->candidate))
         return;
     m_actions->setApproving(m_currentKey, true);
     m_candidates->setApproving(m_currentKey, true);

@@ -3,6 +3,7 @@
 // reports and sends commands; every I/O call happens on the session's worker thread.
 #pragma once
 
+#include "candidaterows.h"
 #include "connectionprofile.h"
 #include "recovery/runreport.h"
 #include "service/recoveryworker.h"
@@ -51,8 +52,11 @@ public:
     // that does not load is shown in the window, with the profile dialog one click away.
     void start();
 
-    // Renders a run's report (the session calls this; tests may feed synthetic reports).
+    // Renders a run's report (tests and benchmarks feed reports here; the session hands over
+    // the candidate rows built off the UI thread, see the other overload).
     void showReport(const RunReport &report);
+    // The same with the candidate table's rows already built from `report`.
+    void showReport(const RunReport &report, CandidateRows rows);
     void showLockStatus(const LockStatus &status);
     void showActionResult(const Action &action);
 

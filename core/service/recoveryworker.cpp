@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QHostInfo>
 #include <QProcessEnvironment>
+#include <QTimer>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -35,6 +36,8 @@ Actor actorOf(const QString &kind)
                  env.value(QStringLiteral("USER"), env.value(QStringLiteral("LOGNAME"))),
                  {}};
 }
+
+constexpr std::chrono::milliseconds kReturnMemoryDelay{1000};
 
 // A run allocates tens of megabytes (rows, evidence, scan pages) and frees nearly all of it when
 // it ends, but glibc keeps freed pages mapped in the thread's arena: without handing them back,
@@ -94,7 +97,9 @@ void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeAct
         m_busy.store(false);
         emit runFinished(report);
     }
-    returnFreedMemory();
+    // The receivers (the daemon's log and metrics, the console) drop their copy of the report
+    // shortly after; only then is the run's memory all free, so hand it back a moment later.
+    QTimer::singleShot(kReturnMemoryDelay, this, [] { returnFreedMemory(); });
 }
 
 void RecoveryWorker::approve(const Action &action, const Candidate &candidate)

@@ -86,7 +86,7 @@ void TestUiConsole::runFillsDomainsCandidatesAndLock()
         const QString expected = key == m_incident->unknownKey()
                                      ? QStringLiteral("UNKNOWN")
                                      : row.value(QStringLiteral("expectedVerdict")).toString();
-        QCOMPARE(verdictName(shown->verdict.verdict), expected);
+        QCOMPARE(verdictName(shown->verdict->verdict), expected);
     }
     QCOMPARE(m_window->candidateModel()->rowCount(), candidates);
     // The worst is first: the UNKNOWN job, selected, with its evidence in the details panel.

@@ -2,6 +2,7 @@
 // verdict rendered with icon, word and colour, refreshes merged (selection kept, signals batched).
 #include "actionsmodel.h"
 #include "candidatefilterproxy.h"
+#include "candidaterows.h"
 #include "candidatetablemodel.h"
 #include "domainlistmodel.h"
 #include "syntheticreport.h"
@@ -13,6 +14,8 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
+#include <QThread>
+#include <memory>
 
 using namespace reclaim;
 using namespace Qt::StringLiterals;
@@ -32,6 +35,7 @@ private slots:
     void refreshBatchesChanges();
     void mostRowsChangedResets();
     void tenThousandRowsMergeQuickly();
+    void rowsBuiltOnAnotherThreadAreSwappedIn();
     void actionResultUpdatesRow();
     void domainsWorstFirst();
     void unreadableDomainHasNoCounts();
@@ -264,6 +268,39 @@ void TestUiModels::tenThousandRowsMergeQuickly()
     QCOMPARE(proxy.rowCount(), 10000);
     // Generous: a shared CI core, but an accidental quadratic merge would take minutes.
     QVERIFY2(ms < 5000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+}
+
+void TestUiModels::rowsBuiltOnAnotherThreadAreSwappedIn()
+{
+    CandidateTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    CandidateFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    // Built where the console builds them, from a report that is gone once they are: the rows
+    // keep what they point into.
+    CandidateRows rows;
+    std::unique_ptr<QThread> builder(QThread::create(
+        [&rows] { rows = buildCandidateRows(syntheticReport(manyCandidates(90))); }));
+    builder->start();
+    QVERIFY(builder->wait(10000));
+
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    model.setRows(std::move(rows));
+    QCOMPARE(reset.count(), 1); // into an empty table the rows are swapped in: one reset
+    CandidateTableModel reference;
+    reference.setReport(syntheticReport(manyCandidates(90)));
+    QCOMPARE(model.rowCount(), reference.rowCount());
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QCOMPARE(model.index(r, 0).data(CandidateTableModel::KeyRole),
+                 reference.index(r, 0).data(CandidateTableModel::KeyRole));
+        for (int c = 0; c < CandidateTableModel::ColumnCount; ++c)
+            QCOMPARE(model.index(r, c).data(), reference.index(r, c).data());
+    }
+    QCOMPARE(proxy.rowCount(), 90);
+    proxy.setText(QStringLiteral("TIMEOUT")); // the UNKNOWN rows' evidence, any case
+    QCOMPARE(proxy.rowCount(), 30);
 }
 
 void TestUiModels::actionResultUpdatesRow()

@@ -1,0 +1,65 @@
+// The candidate table's rows built from a run's report: each points at its candidate in the
+// report and carries what the table sorts by. Building them is pure and touches no widget or
+// model, so it can run on any thread: the console builds them on the recovery thread, and the UI
+// thread only swaps them in.
+#pragma once
+
+#include "recovery/runreport.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QStringView>
+#include <memory>
+#include <optional>
+
+namespace reclaim::ui {
+
+struct CandidateRow
+{
+    // The candidate, inside the report its CandidateRows (and then the model) keeps alive. Not a
+    // copy: copying 20,000 verdicts touches ten shared strings each, which costs more than
+    // building everything else in the row.
+    const CandidateVerdict *verdict = nullptr;
+    QString key; // "<domain>/<row id>", the same as the planned Action's id
+    // The planned action, if any. Out of line: an Action is larger than the rest of the row and
+    // few rows have one, and every byte of a row is paid 20,000 times per report.
+    std::shared_ptr<const Action> action;
+    bool approving = false; // an approval is in flight on the worker
+    QString planned;        // what the "Planned action" column says (see refreshPlanned)
+    // updatedAt in whole seconds since the epoch, so ages and the sort never convert a QDateTime
+    // (std::nullopt: no valid updatedAt, shown as "-").
+    std::optional<qint64> updatedAtSecs;
+
+    // The one-line evidence, secrets redacted. Built on first use and kept: the table needs it for
+    // the rows on screen, and for every row only once the filter or the evidence sort asks, so
+    // building 20,000 of them with each report would mostly be wasted. Only the UI thread asks
+    // (a row is handed over once built), so the cache needs no lock.
+    const QString &summary() const;
+    // Recomputes `planned` after `action` or `approving` changed.
+    void refreshPlanned() { planned = plannedTextOf(*this); }
+    // Whether `word` appears, ignoring case, in the text the table shows for this row (the
+    // filter). Searched in place: a lower-cased copy of every row's text would double the
+    // memory a report takes, for a filter that is mostly empty.
+    bool mentions(QStringView word) const;
+    // That text, lower-cased, one field per line.
+    QString searchText() const;
+
+    static QString plannedTextOf(const CandidateRow &row);
+
+private:
+    mutable std::optional<QString> m_summary;
+};
+
+struct CandidateRows
+{
+    std::shared_ptr<const RunReport> report; // what every row's `verdict` points into
+    QList<CandidateRow> rows;                // in the report's order: domain by domain
+    QHash<QString, int> index;               // key -> position in `rows`
+    QDateTime now; // the report's finishedAt: what every age is measured against
+};
+
+// Builds the rows of every candidate in `report`, each with its planned action.
+CandidateRows buildCandidateRows(const RunReport &report);
+
+} // namespace reclaim::ui
