@@ -20,11 +20,6 @@ RedisError badReply(const char *what)
                       QStringLiteral("unexpected reply shape from %1").arg(QLatin1String(what))};
 }
 
-QString str(const RedisValue &v)
-{
-    return QString::fromUtf8(v.toBytes().value_or(QByteArray()));
-}
-
 constexpr int kListPage = 10000;
 
 } // namespace
@@ -124,7 +119,7 @@ BullmqRedis::listMembers(const QString &keyPrefix, const QString &queue, const Q
         if (!r->isArray())
             return unexpected(badReply("LRANGE"));
         for (const RedisValue &e : r->elements)
-            members.insert(str(e));
+            members.insert(e.toText());
         if (r->elements.size() < kListPage)
             return members;
     }
@@ -151,7 +146,7 @@ Expected<ScanPage, RedisError> BullmqRedis::scanPage(const QString &keyPrefix, c
     page.queuePaused = r->elements.at(1).toInteger().value_or(0) == 1;
     for (qsizetype i = 2; i + 1 < r->elements.size(); i += 2) {
         ScanPage::Job job;
-        job.id = str(r->elements.at(i));
+        job.id = r->elements.at(i).toText();
         const RedisValue &data = r->elements.at(i + 1);
         if (!data.isNil())
             job.data = data.toBytes();
@@ -182,12 +177,12 @@ Expected<EnqueueOutcome, RedisError> BullmqRedis::enqueue(const JobRef &job, con
     if (!r->isArray() || r->elements.size() != 2)
         return unexpected(badReply("enqueue"));
     EnqueueOutcome out;
-    const QString what = str(r->elements.at(0));
+    const QString what = r->elements.at(0).toText();
     if (what == QLatin1String("enqueued")) {
         out.enqueued = true;
-        out.replacedState = str(r->elements.at(1));
+        out.replacedState = r->elements.at(1).toText();
     } else {
-        out.runnableState = str(r->elements.at(1));
+        out.runnableState = r->elements.at(1).toText();
     }
     return out;
 }
@@ -213,7 +208,7 @@ Expected<LockAttempt, RedisError> BullmqRedis::acquire(const QString &token, qin
     } else {
         if (r->elements.size() < 4)
             return unexpected(badReply("lockacquire"));
-        a.holder = str(r->elements.at(1));
+        a.holder = r->elements.at(1).toText();
         a.holderTtlMs = r->elements.at(2).toInteger().value_or(-2);
         a.generation = r->elements.at(3).toInteger().value_or(0);
     }
@@ -258,7 +253,7 @@ Expected<LockAttempt, RedisError> BullmqRedis::peek()
         if (!x)
             return unexpected(x.error());
     LockAttempt a;
-    a.holder = str(*r->at(0));
+    a.holder = r->at(0)->toText();
     a.holderTtlMs = r->at(1)->toInteger().value_or(-2);
     a.generation = r->at(2)->toInteger().value_or(0);
     return a;

@@ -8,11 +8,6 @@ namespace {
 
 constexpr int kMaxDataBytes = 16384;
 
-QString str(const RedisValue &v)
-{
-    return QString::fromUtf8(v.toBytes().value_or(QByteArray()));
-}
-
 qint64 num(const RedisValue &v)
 {
     return v.toBytes().value_or(QByteArray()).toLongLong();
@@ -35,21 +30,21 @@ Expected<Sighting, RedisError> toSighting(const JobRef &job, const QList<RedisVa
     s.queue = job.queue;
     s.jobId = job.jobId;
     s.how = FoundBy::Direct;
-    s.state = str(values.at(at));
+    s.state = values.at(at).toText();
     if (s.state.isEmpty())
         return unexpected(badReply());
     // The script could not look at this one job (its key holds something else, say): the
     // server's message, for this candidate alone.
     if (s.state == QLatin1String("error"))
-        return unexpected(RedisError{RedisError::Kind::Server, str(values.at(at + 2))});
+        return unexpected(RedisError{RedisError::Kind::Server, values.at(at + 2).toText()});
     s.lockTtlMs = values.at(at + 1).toInteger().value_or(-2);
-    s.name = str(values.at(at + 2));
+    s.name = values.at(at + 2).toText();
     s.data = values.at(at + 3).toBytes().value_or(QByteArray());
     s.timestamp = num(values.at(at + 4));
     s.processedOn = num(values.at(at + 5));
     s.finishedOn = num(values.at(at + 6));
-    s.failedReason = str(values.at(at + 7));
-    s.attempts = str(values.at(at + 8));
+    s.failedReason = values.at(at + 7).toText();
+    s.attempts = values.at(at + 8).toText();
     return s;
 }
 

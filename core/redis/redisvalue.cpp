@@ -26,6 +26,11 @@ std::optional<QByteArray> RedisValue::toBytes() const
     return std::nullopt;
 }
 
+QString RedisValue::toText() const
+{
+    return QString::fromUtf8(toBytes().value_or(QByteArray()));
+}
+
 RedisValue RedisValue::fromReply(const redisReply *reply)
 {
     RedisValue v;

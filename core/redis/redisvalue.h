@@ -3,6 +3,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QString>
 #include <optional>
 
 struct redisReply;
@@ -31,6 +32,8 @@ struct RedisValue
     bool isArray() const { return type == Type::Array; }
     std::optional<long long> toInteger() const;
     std::optional<QByteArray> toBytes() const;
+    // toBytes() as UTF-8 text; empty for a nil, an array or an error.
+    QString toText() const;
 
     static RedisValue fromReply(const redisReply *reply);
 };
