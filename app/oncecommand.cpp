@@ -2,8 +2,8 @@
 
 #include "config/configloader.h"
 #include "exitcodes.h"
-#include "recovery/engine.h"
 #include "reportprinter.h"
+#include "service/engine.h"
 
 #include <QHostInfo>
 #include <QJsonDocument>

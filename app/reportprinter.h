@@ -1,7 +1,7 @@
 // The human-readable form of a run report, for --once on a terminal.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QString>
 

@@ -4,7 +4,7 @@
 // which row and when. Lookups by id find the newest entry.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -2,7 +2,7 @@
 // ABSENT, SCHEDULED; oldest first within a verdict) unless the operator picks another column.
 #pragma once
 
-#include "recovery/verdict.h"
+#include "domain/verdict.h"
 
 #include <QSortFilterProxyModel>
 

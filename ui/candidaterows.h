@@ -4,7 +4,7 @@
 // thread only swaps them in.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QDateTime>
 #include <QHash>

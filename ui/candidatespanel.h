@@ -2,7 +2,7 @@
 // and how many rows the filter leaves.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 // row; SeverityRole lets a proxy put the worst domain first.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QAbstractTableModel>
 #include <optional>

@@ -2,8 +2,8 @@
 // details panel: what Reclaim saw, why it decided so, and what it would do.
 #pragma once
 
-#include "recovery/action.h"
-#include "recovery/verdict.h"
+#include "domain/action.h"
+#include "domain/verdict.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
 #include "lockpanel.h"
 
 #include "config/connectionurl.h"
-#include "recovery/locklease.h"
+#include "domain/locktoken.h"
 #include "verdictstyle.h"
 
 #include <QCoreApplication>

@@ -5,7 +5,7 @@
 
 #include "candidaterows.h"
 #include "connectionprofile.h"
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 #include "service/recoveryworker.h"
 
 #include <QMainWindow>

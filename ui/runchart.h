@@ -2,7 +2,7 @@
 // run's planned actions were applied or came back refused (stale, fenced, dropped, ...).
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QSet>
 #include <QWidget>

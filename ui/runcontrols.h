@@ -2,7 +2,7 @@
 // flight, and when the last run happened and how long it took.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 
 #include "banner.h"
 #include "config/connectionurl.h"
-#include "recovery/locklease.h"
+#include "domain/locktoken.h"
 
 namespace reclaim::ui {
 

@@ -2,7 +2,7 @@
 // lock) into banner lines an operator understands; clears the lines that no longer apply.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <optional>
 

@@ -2,8 +2,8 @@
 // none of them is ever told by colour alone.
 #pragma once
 
-#include "recovery/action.h"
-#include "recovery/verdict.h"
+#include "domain/action.h"
+#include "domain/verdict.h"
 
 #include <QColor>
 #include <QIcon>

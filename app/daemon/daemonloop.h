@@ -4,7 +4,7 @@
 
 #include "config/reclaimconfig.h"
 #include "daemon/readiness.h"
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QElapsedTimer>
 #include <QObject>

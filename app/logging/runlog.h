@@ -2,8 +2,8 @@
 // per domain that could not be read — as plain records, so tests can read them without a log.
 #pragma once
 
+#include "domain/runreport.h"
 #include "logging/logger.h"
-#include "recovery/runreport.h"
 
 namespace reclaim {
 

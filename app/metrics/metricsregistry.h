@@ -2,7 +2,7 @@
 // format. Plain data, no HTTP, so it is tested on its own.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QByteArray>
 #include <QMap>

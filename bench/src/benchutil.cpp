@@ -51,14 +51,6 @@ Expected<ReclaimConfig, QString> loadConfig(const QString &path)
     return *config;
 }
 
-const DomainConfig *findDomain(const ReclaimConfig &config, const QString &name)
-{
-    for (const DomainConfig &d : config.domains)
-        if (d.name == name)
-            return &d;
-    return nullptr;
-}
-
 Expected<QList<Candidate>, QString> candidatesFromFile(const QString &path, const QString &domain)
 {
     QFile f(path);

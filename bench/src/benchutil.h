@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
-#include "recovery/candidate.h"
+#include "domain/candidate.h"
 #include "util/expected.h"
 
 #include <QHash>
@@ -33,7 +33,6 @@ private:
 };
 
 Expected<ReclaimConfig, QString> loadConfig(const QString &path);
-const DomainConfig *findDomain(const ReclaimConfig &config, const QString &name);
 
 // Candidates of `domain` from a file of row ids (one a line), as the job store would return them.
 Expected<QList<Candidate>, QString> candidatesFromFile(const QString &path, const QString &domain);

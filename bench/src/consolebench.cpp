@@ -2,7 +2,7 @@
 
 #include "candidatetablemodel.h"
 #include "mainwindow.h"
-#include "recovery/engine.h"
+#include "service/engine.h"
 #include "settings.h"
 
 #include <QApplication>

@@ -1,7 +1,7 @@
 #include "lookupbench.h"
 
-#include "queue/bullmqredis.h"
 #include "recovery/directlookup.h"
+#include "service/redisadapters.h"
 
 #include <QElapsedTimer>
 #include <algorithm>
@@ -14,7 +14,7 @@ int runLookupBench(const Args &args)
     if (!config)
         return fail(config.error());
     const DomainConfig *domain =
-        findDomain(*config, args.value(QStringLiteral("domain"), QStringLiteral("image")));
+        config->domain(args.value(QStringLiteral("domain"), QStringLiteral("image")));
     if (!domain)
         return fail(QStringLiteral("no such domain in the configuration"));
     auto candidates = candidatesFromFile(args.value(QStringLiteral("ids")), domain->name);
@@ -24,16 +24,16 @@ int runLookupBench(const Args &args)
 
     // One inspector for every repetition, as the daemon keeps one across runs; the first pass
     // (connect, SCRIPT LOAD after NOSCRIPT) is a warm-up and not counted.
-    BullmqRedis redis(config->redis, config->run);
+    RedisAdapters redis(config->redis, config->run);
     QList<double> seconds, tripsPer1000;
     int scheduled = 0, absent = 0, unknown = 0;
     for (int rep = 0; rep <= reps; ++rep) {
-        const qint64 before = redis.roundTrips();
+        const qint64 before = redis.queue.roundTrips();
         QElapsedTimer t;
         t.start();
-        const QList<CandidateVerdict> verdicts = lookUpDirectly(*domain, *candidates, redis);
+        const QList<CandidateVerdict> verdicts = lookUpDirectly(*domain, *candidates, redis.queue);
         const double s = t.nsecsElapsed() / 1e9;
-        const qint64 trips = redis.roundTrips() - before;
+        const qint64 trips = redis.queue.roundTrips() - before;
         scheduled = absent = unknown = 0;
         for (const CandidateVerdict &v : verdicts) {
             scheduled += v.verdict == Verdict::Scheduled;

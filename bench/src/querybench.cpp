@@ -1,6 +1,7 @@
 #include "querybench.h"
 
-#include "store/pgjobstore.h"
+#include "postgres/candidatequery.h"
+#include "postgres/pgjobstore.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 #include "runbench.h"
 
-#include "queue/bullmqredis.h"
+#include "postgres/pgjobstore.h"
 #include "recovery/recoveryrun.h"
-#include "store/pgjobstore.h"
+#include "service/redisadapters.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -64,10 +64,11 @@ int runRunBench(const Args &args)
     wall.start();
     // As Engine::run: a fresh database connection per run, one Redis inspector/writer/lock.
     auto store = PgJobStore::open(*config, !apply);
-    BullmqRedis redis(config->redis, config->run);
+    RedisAdapters redis(config->redis, config->run);
     RecoveryRun run(*config, store ? store->get() : nullptr,
-                    store ? QString() : store.error().message, redis, redis, redis);
-    PhaseTrips trips(redis);
+                    store ? QString() : store.error().message, redis.queue, redis.queue,
+                    redis.lock);
+    PhaseTrips trips(redis.queue);
     RunRequest request;
     request.trigger = QStringLiteral("bench");
     request.dryRun = !apply;

@@ -1,9 +1,9 @@
 #include "scanbench.h"
 
-#include "queue/bullmqredis.h"
+#include "postgres/pgjobstore.h"
 #include "recovery/directlookup.h"
 #include "recovery/domainscan.h"
-#include "store/pgjobstore.h"
+#include "service/redisadapters.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -32,7 +32,7 @@ int runScanBench(const Args &args)
     auto store = PgJobStore::open(*config, true);
     if (!store)
         return fail(store.error().message);
-    BullmqRedis redis(config->redis, config->run);
+    RedisAdapters redis(config->redis, config->run);
 
     struct Looked
     {
@@ -45,7 +45,7 @@ int runScanBench(const Args &args)
         auto candidates = (*store)->readCandidates(d);
         if (!candidates)
             return fail(candidates.error().message);
-        Looked l{&d, lookUpDirectly(d, *candidates, redis)};
+        Looked l{&d, lookUpDirectly(d, *candidates, redis.queue)};
         QJsonArray ids;
         for (const CandidateVerdict &v : l.verdicts) {
             if (v.verdict == Verdict::Unknown)
@@ -84,7 +84,7 @@ int runScanBench(const Args &args)
         for (const Looked &l : looked) {
             QList<CandidateVerdict> verdicts = l.verdicts;
             const ScanStats stats =
-                scanDomain(*l.domain, verdicts, redis, config->run.scanPageSize);
+                scanDomain(*l.domain, verdicts, redis.queue, config->run.scanPageSize);
             if (stats.error)
                 return fail(*stats.error);
             jobsRead += stats.jobsRead;

@@ -37,6 +37,15 @@ struct ReclaimConfig
     RedisEndpoint redis;
     RunSettings run;
     QList<DomainConfig> domains;
+
+    // The domain called `name`, or null when none is (any more) configured.
+    const DomainConfig *domain(const QString &name) const
+    {
+        for (const DomainConfig &d : domains)
+            if (d.name == name)
+                return &d;
+        return nullptr;
+    }
 };
 
 } // namespace reclaim

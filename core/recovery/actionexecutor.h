@@ -2,10 +2,10 @@
 #pragma once
 
 #include "config/domainconfig.h"
-#include "queue/queueports.h"
-#include "recovery/action.h"
-#include "recovery/locklease.h"
-#include "store/jobstore.h"
+#include "domain/action.h"
+#include "fencing/locklease.h"
+#include "ports/jobstore.h"
+#include "ports/queuewriter.h"
 
 namespace reclaim {
 

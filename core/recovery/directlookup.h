@@ -2,8 +2,8 @@
 #pragma once
 
 #include "config/domainconfig.h"
-#include "queue/queueports.h"
-#include "recovery/verdict.h"
+#include "domain/verdict.h"
+#include "ports/queueinspector.h"
 
 namespace reclaim {
 

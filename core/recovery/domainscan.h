@@ -3,8 +3,8 @@
 #pragma once
 
 #include "config/domainconfig.h"
-#include "queue/queueports.h"
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
+#include "ports/queueinspector.h"
 
 namespace reclaim {
 

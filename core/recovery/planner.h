@@ -3,9 +3,9 @@
 #pragma once
 
 #include "config/domainconfig.h"
-#include "recovery/action.h"
-#include "recovery/verdict.h"
-#include "store/jobstore.h"
+#include "domain/action.h"
+#include "domain/verdict.h"
+#include "ports/jobstore.h"
 
 namespace reclaim {
 

@@ -1,9 +1,10 @@
 #include "recovery/recoveryrun.h"
 
+#include "fencing/locklease.h"
 #include "recovery/actionexecutor.h"
+#include "recovery/approvedrecheck.h"
 #include "recovery/directlookup.h"
 #include "recovery/domainscan.h"
-#include "recovery/locklease.h"
 #include "recovery/planner.h"
 
 #include <QElapsedTimer>
@@ -18,14 +19,6 @@ qint64 lap(QElapsedTimer &t)
     const qint64 ms = t.elapsed();
     t.restart();
     return ms;
-}
-
-const DomainConfig *findDomain(const ReclaimConfig &config, const QString &name)
-{
-    for (const DomainConfig &d : config.domains)
-        if (d.name == name)
-            return &d;
-    return nullptr;
 }
 
 } // namespace
@@ -179,7 +172,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
                 continue;
             report(request, QStringLiteral("execute"), static_cast<int>(i),
                    static_cast<int>(rep.actions.size()));
-            executeAction(*findDomain(m_config, a.domain), a, *m_store, m_writer, lease, actor);
+            executeAction(*m_config.domain(a.domain), a, *m_store, m_writer, lease, actor);
         }
     }
     rep.phases.executeMs = lap(phase);
@@ -200,47 +193,9 @@ RunReport RecoveryRun::run(const RunRequest &request)
 
 Action RecoveryRun::runApproved(Action action, const Candidate &candidate, const Actor &approver)
 {
-    Actor actor = approver;
-    if (actor.runId.isEmpty())
-        actor.runId = QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
-    action.executedAt = QDateTime::currentDateTimeUtc();
-    const DomainConfig *domain = findDomain(m_config, action.domain);
-    if (!domain || !m_store) {
-        action.result = ActionResult::Dropped;
-        action.resultDetail =
-            !m_store ? m_storeError
-                     : QStringLiteral("domain %1 is no longer configured").arg(action.domain);
-        return action;
-    }
-    LockLease lease(m_lock, static_cast<qint64>(m_config.run.lockTtl.count()) * 1000);
-    auto attempt = lease.acquire();
-    if (!attempt || !attempt->acquired) {
-        action.result = ActionResult::Dropped;
-        action.resultDetail =
-            !attempt ? QStringLiteral("could not take the lock: %1").arg(attempt.error().describe())
-                     : QStringLiteral("lock held by %1").arg(attempt->holder);
-        return action;
-    }
-    auto started = m_store->startGeneration(lease.generation());
-    if (!started || !*started) {
-        action.result = ActionResult::Fenced;
-        action.resultDetail =
-            !started ? started.error().message : QStringLiteral("a newer run has started");
-    } else {
-        const auto fresh = lookUpDirectly(*domain, {candidate}, m_inspector);
-        const CandidateVerdict &v = fresh.first();
-        if (v.verdict != Verdict::Absent) {
-            action.result = ActionResult::Dropped;
-            action.resultDetail = QStringLiteral("re-checked before running: %1 (%2)")
-                                      .arg(verdictName(v.verdict), v.summary());
-            m_store->auditOnly(action, actor);
-        } else {
-            action.precondition.generation = lease.generation();
-            executeAction(*domain, action, *m_store, m_writer, lease, actor);
-        }
-    }
-    lease.release();
-    return action;
+    return runApprovedAction(
+        ApprovedRecheckPorts{m_config, m_store, m_storeError, m_inspector, m_writer, m_lock},
+        std::move(action), candidate, approver);
 }
 
 } // namespace reclaim

@@ -3,9 +3,11 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
-#include "queue/queueports.h"
-#include "recovery/runreport.h"
-#include "store/jobstore.h"
+#include "domain/runreport.h"
+#include "ports/jobstore.h"
+#include "ports/queueinspector.h"
+#include "ports/queuewriter.h"
+#include "ports/recoverylock.h"
 
 #include <atomic>
 

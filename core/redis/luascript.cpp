@@ -1,7 +1,5 @@
 #include "redis/luascript.h"
 
-#include "luasources.h"
-
 #include <QCryptographicHash>
 
 namespace reclaim {
@@ -57,38 +55,5 @@ RedisResult LuaScript::runOne(RedisConnection &conn, const QList<QByteArray> &ke
         return unexpected(results.error());
     return results->first();
 }
-
-namespace scripts {
-const LuaScript &probe()
-{
-    static const LuaScript s("probe", lua::probe);
-    return s;
-}
-const LuaScript &scanPage()
-{
-    static const LuaScript s("scanpage", lua::scanpage);
-    return s;
-}
-const LuaScript &enqueue()
-{
-    static const LuaScript s("enqueue", lua::enqueue);
-    return s;
-}
-const LuaScript &lockAcquire()
-{
-    static const LuaScript s("lockacquire", lua::lockacquire);
-    return s;
-}
-const LuaScript &lockRelease()
-{
-    static const LuaScript s("lockrelease", lua::lockrelease);
-    return s;
-}
-const LuaScript &lockRenew()
-{
-    static const LuaScript s("lockrenew", lua::lockrenew);
-    return s;
-}
-} // namespace scripts
 
 } // namespace reclaim

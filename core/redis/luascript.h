@@ -31,13 +31,4 @@ private:
     QByteArray m_sha;
 };
 
-namespace scripts {
-const LuaScript &probe();
-const LuaScript &scanPage();
-const LuaScript &enqueue();
-const LuaScript &lockAcquire();
-const LuaScript &lockRelease();
-const LuaScript &lockRenew();
-} // namespace scripts
-
 } // namespace reclaim

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/connectionurl.h"
-#include "redis/rediserror.h"
+#include "ports/rediserror.h"
 #include "redis/redisvalue.h"
 #include "util/expected.h"
 

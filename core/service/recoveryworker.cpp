@@ -1,6 +1,6 @@
 #include "service/recoveryworker.h"
 
-#include "recovery/engine.h"
+#include "service/engine.h"
 
 #include <QElapsedTimer>
 #include <QHostInfo>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QObject>
 #include <QThread>

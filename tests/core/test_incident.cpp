@@ -2,7 +2,7 @@
 // made by the real bullmq package, and the seeder's manifest as the oracle. A dry run and an
 // auto run must reach every expected verdict and apply exactly the expected actions, and a job
 // Reclaim requeues must be taken and completed by an unmodified bullmq worker.
-#include "recovery/engine.h"
+#include "service/engine.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 #include "testprint.h"

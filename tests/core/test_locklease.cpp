@@ -1,6 +1,7 @@
 // The recovery lock lease: tokens that name their holder, acquisition with a fencing generation,
 // renewal before expiry, and a release that deletes only our own token.
-#include "recovery/locklease.h"
+#include "domain/locktoken.h"
+#include "fencing/locklease.h"
 #include "support/fakes.h"
 
 #include <QTest>

@@ -1,8 +1,8 @@
 // The recovery core when a server is gone: Redis frozen in the middle of a run or before it,
 // PostgreSQL unreachable. Each time the run ends within seconds, says what it could not do, and
 // writes nothing where it could not look.
-#include "recovery/engine.h"
 #include "reportprinter.h"
+#include "service/engine.h"
 #include "support/callbackprogress.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"

@@ -1,8 +1,8 @@
-// The batched probe (core/lua/probe.lua through BullmqRedis::probe) against jobs the real bullmq
-// wrote: one script call answers many ids of a queue, sharing one walk of a list's tail, and the
-// answer must not depend on how the ids were batched — nor may one unreadable key turn its
+// The batched probe (core/bullmq/lua/probe.lua through BullmqQueue::probe) against jobs the real
+// bullmq wrote: one script call answers many ids of a queue, sharing one walk of a list's tail, and
+// the answer must not depend on how the ids were batched — nor may one unreadable key turn its
 // neighbours' answers into errors, or an error into "missing".
-#include "queue/bullmqredis.h"
+#include "service/redisadapters.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -63,10 +63,10 @@ private:
         RunSettings settings = m_config.run;
         settings.listProbeLimit = walkLimit;
         settings.probeBatchSize = perTrip;
-        BullmqRedis queue(m_config.redis, settings);
-        auto results = queue.probe(jobs);
+        RedisAdapters adapters(m_config.redis, settings);
+        auto results = adapters.queue.probe(jobs);
         if (trips)
-            *trips = queue.roundTrips();
+            *trips = adapters.queue.roundTrips();
         return results;
     }
 
@@ -187,13 +187,13 @@ private slots:
                         i % 3 ? QStringLiteral("gone-%1").arg(i) : waitingId(1 + i % kWaiting));
         RunSettings settings = m_config.run;
         settings.probeBatchSize = 100;
-        BullmqRedis queue(m_config.redis, settings);
-        const auto before = queue.probe(jobs);
+        RedisAdapters adapters(m_config.redis, settings);
+        const auto before = adapters.queue.probe(jobs);
         {
             auto conn = redis(m_env);
             QVERIFY(conn.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("FLUSH")}));
         }
-        const auto after = queue.probe(jobs);
+        const auto after = adapters.queue.probe(jobs);
         QCOMPARE(after.size(), jobs.size());
         for (qsizetype i = 0; i < jobs.size(); ++i) {
             QCOMPARE(answer(after.at(i)),
@@ -253,8 +253,8 @@ private slots:
     {
         ReclaimConfig config = m_config;
         config.redis.port = 1; // nothing listens there
-        BullmqRedis queue(config.redis, config.run);
-        const auto results = queue.probe(allWaiting());
+        RedisAdapters adapters(config.redis, config.run);
+        const auto results = adapters.queue.probe(allWaiting());
         QCOMPARE(results.size(), kWaiting);
         for (const auto &r : results) {
             QVERIFY(!r);

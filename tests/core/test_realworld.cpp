@@ -2,8 +2,8 @@
 // read and our write, microsecond timestamps, a lookup that errors for one candidate only, and a
 // wait list longer than the probe may walk. One seeded incident is shared; each test works on
 // its own domain, so they do not disturb each other.
-#include "queue/bullmqredis.h"
-#include "recovery/engine.h"
+#include "service/engine.h"
+#include "service/redisadapters.h"
 #include "support/callbackprogress.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
@@ -299,14 +299,15 @@ private slots:
             static_cast<int>(qMin<qint64>(5, length - 1)); // the head is out of reach
         const JobRef ref{QStringLiteral("bull"), QStringLiteral("slide-generation"), jobId};
         {
-            BullmqRedis limited(config.redis, config.run);
-            const auto seen = limited.probe({ref});
+            RedisAdapters limited(config.redis, config.run);
+            const auto seen = limited.queue.probe({ref});
             QVERIFY(seen.first().hasValue());
             QCOMPARE(seen.first()->state, QStringLiteral("list-unresolved"));
             RunSettings roomy = config.run;
             roomy.listProbeLimit = static_cast<int>(length);
-            BullmqRedis unlimited(config.redis, roomy);
-            QCOMPARE(unlimited.probe({ref}).first()->state, QStringLiteral("waiting")); // control
+            RedisAdapters unlimited(config.redis, roomy);
+            QCOMPARE(unlimited.queue.probe({ref}).first()->state,
+                     QStringLiteral("waiting")); // control
         }
 
         Engine engine(config);

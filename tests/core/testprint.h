@@ -2,7 +2,7 @@
 // "<unknown>".
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 #include <QTest>
 

@@ -2,7 +2,8 @@
 // Prisma's naming; the candidate query Reclaim issues is planned on the composite index; the
 // seeder's incident really contains every state its manifest claims — read back from Redis
 // and PostgreSQL here, not taken on the seeder's word.
-#include "store/pgjobstore.h"
+#include "postgres/candidatequery.h"
+#include "postgres/pgjobstore.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 

@@ -2,8 +2,10 @@
 // can stop, pause or restart a server exactly there.
 #pragma once
 
-#include "queue/queueports.h"
-#include "store/jobstore.h"
+#include "ports/jobstore.h"
+#include "ports/queueinspector.h"
+#include "ports/queuewriter.h"
+#include "ports/recoverylock.h"
 
 #include <functional>
 

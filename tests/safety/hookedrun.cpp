@@ -1,16 +1,16 @@
 #include "hookedrun.h"
 
-#include "queue/bullmqredis.h"
+#include "postgres/pgjobstore.h"
 #include "recovery/recoveryrun.h"
-#include "store/pgjobstore.h"
+#include "service/redisadapters.h"
 
 namespace reclaim::test {
 
 RunReport runHooked(const ReclaimConfig &config, const BoundaryHook &hook, const QString &trigger,
                     bool dryRun)
 {
-    BullmqRedis redis(config.redis, config.run);
-    HookedQueue hookedQueue(redis, redis, redis, hook);
+    RedisAdapters redis(config.redis, config.run);
+    HookedQueue hookedQueue(redis.queue, redis.queue, redis.lock, hook);
     RunRequest request;
     request.trigger = trigger;
     request.dryRun = dryRun;

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
+#include "domain/runreport.h"
 #include "faultports.h"
-#include "recovery/runreport.h"
 
 namespace reclaim::test {
 

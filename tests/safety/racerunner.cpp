@@ -4,9 +4,9 @@
 //   racerunner [--pause-before-write] [--observe] [--lock-ttl S]   (URLs from RECLAIM_*_URL)
 #include "config/configloader.h"
 #include "faultports.h"
-#include "queue/bullmqredis.h"
+#include "postgres/pgjobstore.h"
 #include "recovery/recoveryrun.h"
-#include "store/pgjobstore.h"
+#include "service/redisadapters.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -37,7 +37,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "racerunner: %s\n", qPrintable(store.error().message));
         return 5;
     }
-    BullmqRedis redis(config->redis, config->run);
+    RedisAdapters redis(config->redis, config->run);
     bool paused = false;
     test::HookedStore hooked(**store, [&](const QString &boundary) {
         if (pause && !paused && boundary == QLatin1String("write")) {
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
             std::getline(std::cin, line); // the test SIGSTOPs us here, then SIGCONTs and says "go"
         }
     });
-    RecoveryRun run(*config, &hooked, {}, redis, redis, redis);
+    RecoveryRun run(*config, &hooked, {}, redis.queue, redis.queue, redis.lock);
     RunRequest request;
     request.trigger = QStringLiteral("race");
     request.executeActions = !observe;

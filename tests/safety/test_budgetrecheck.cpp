@@ -1,7 +1,7 @@
 // SPEC §4 against real servers: the retry budget turns a job that keeps dying into a FAIL;
 // an approved action is re-checked (lock + fresh lookup) before it runs; every attempt is
 // audited with who, what, the precondition, the result and the generation.
-#include "recovery/engine.h"
+#include "service/engine.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 

@@ -1,8 +1,8 @@
 // SPEC §4 against the real Redis and PostgreSQL: at most one lock holder, release never deletes
 // another holder's token, renewal keeps a long run's lock, and a runner frozen past its TTL
 // makes no successful write after it resumes (fenced or lock lost).
-#include "queue/bullmqredis.h"
-#include "recovery/locklease.h"
+#include "fencing/locklease.h"
+#include "service/redisadapters.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -78,11 +78,11 @@ private slots:
             QList<QThread *> threads;
             for (int i = 0; i < kRunners; ++i) {
                 threads << QThread::create([&, i] {
-                    BullmqRedis r(config.redis, config.run);
+                    RedisAdapters r(config.redis, config.run);
                     ++ready;
                     while (ready.load() < kRunners) {
                     }
-                    auto a = r.acquire(QStringLiteral("runner-%1").arg(i), 2000);
+                    auto a = r.lock.acquire(QStringLiteral("runner-%1").arg(i), 2000);
                     if (!a)
                         ++errors;
                     else if (a->acquired)
@@ -103,19 +103,19 @@ private slots:
     {
         const ReclaimConfig config = sampleConfig(m_env);
         redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
-        BullmqRedis a(config.redis, config.run);
-        BullmqRedis b(config.redis, config.run);
-        auto first = a.acquire(QStringLiteral("token-a"), 300);
+        RedisAdapters a(config.redis, config.run);
+        RedisAdapters b(config.redis, config.run);
+        auto first = a.lock.acquire(QStringLiteral("token-a"), 300);
         QVERIFY(first && first->acquired);
         QTRY_COMPARE_WITH_TIMEOUT(getLock(m_env), QByteArray(), 5000); // A's TTL ran out
-        auto second = b.acquire(QStringLiteral("token-b"), 60000);
+        auto second = b.lock.acquire(QStringLiteral("token-b"), 60000);
         QVERIFY(second && second->acquired);
         QVERIFY(second->generation > first->generation);
-        auto released = a.release(QStringLiteral("token-a"));
+        auto released = a.lock.release(QStringLiteral("token-a"));
         QVERIFY(released.hasValue());
         QCOMPARE(*released, false);
         QCOMPARE(getLock(m_env), QByteArrayLiteral("token-b"));
-        QCOMPARE(*b.release(QStringLiteral("token-b")), true);
+        QCOMPARE(*b.lock.release(QStringLiteral("token-b")), true);
         QCOMPARE(getLock(m_env), QByteArray());
     }
 
@@ -123,8 +123,8 @@ private slots:
     {
         const ReclaimConfig config = sampleConfig(m_env);
         redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
-        BullmqRedis r(config.redis, config.run);
-        LockLease lease(r, 1500);
+        RedisAdapters r(config.redis, config.run);
+        LockLease lease(r.lock, 1500);
         auto a = lease.acquire();
         QVERIFY(a && a->acquired);
         // Four times the TTL of simulated work, confirming between steps as a run does.

@@ -6,8 +6,8 @@
 // no row's job was runnable twice. Seeded (RECLAIM_SOAK_SEED, printed) so a failure replays.
 #include "hookedrun.h"
 #include "ownredis.h"
-#include "queue/bullmqredis.h"
 #include "recovery/domainscan.h"
+#include "service/redisadapters.h"
 #include "soakworkers.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
@@ -42,13 +42,13 @@ QSet<QString> readyParents(const SandboxEnv &env)
 // Row ids whose payload appears more than once across the runnable states of the soak queues.
 QStringList runnableTwice(const ReclaimConfig &config)
 {
-    BullmqRedis redis(config.redis, config.run);
+    RedisAdapters redis(config.redis, config.run);
     QHash<QString, int> seen;
     for (const QString &queue :
          {QStringLiteral("image-render"), QStringLiteral("video-generation")})
         for (const QString &state : scanOrder())
             for (qint64 offset = 0;; offset += 500) {
-                auto page = redis.scanPage(QStringLiteral("bull"), queue, state, offset, 500);
+                auto page = redis.queue.scanPage(QStringLiteral("bull"), queue, state, offset, 500);
                 if (!page)
                     return {QStringLiteral("<scan failed: %1>").arg(page.error().describe())};
                 for (const ScanPage::Job &job : page->jobs)

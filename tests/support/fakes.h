@@ -4,8 +4,10 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
-#include "queue/queueports.h"
-#include "store/jobstore.h"
+#include "ports/jobstore.h"
+#include "ports/queueinspector.h"
+#include "ports/queuewriter.h"
+#include "ports/recoverylock.h"
 
 #include <QHash>
 #include <QMap>

@@ -2,7 +2,7 @@
 // and the actions a run would plan for them.
 #pragma once
 
-#include "recovery/runreport.h"
+#include "domain/runreport.h"
 
 namespace reclaim::test {
 

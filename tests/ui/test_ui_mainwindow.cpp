@@ -8,9 +8,10 @@
 #include "connectionprofile.h"
 #include "consolesession.h"
 #include "detailspanel.h"
+#include "domain/locktoken.h"
+#include "fencing/locklease.h"
 #include "lockpanel.h"
 #include "mainwindow.h"
-#include "recovery/locklease.h"
 #include "settings.h"
 #include "syntheticreport.h"
 

@@ -1,0 +1,165 @@
+#include "bullmq/bullmqqueue.h"
+
+#include "bullmq/bullmqkeys.h"
+#include "bullmq/bullmqscripts.h"
+#include "bullmq/probetrips.h"
+
+#include <algorithm>
+
+namespace reclaim {
+
+namespace {
+
+constexpr int kListPage = 10000;
+
+} // namespace
+
+BullmqQueue::BullmqQueue(RedisLink &link, const RunSettings &settings)
+    : m_link(link), m_settings(settings)
+{}
+
+qint64 BullmqQueue::roundTrips() const
+{
+    return m_link.roundTrips();
+}
+
+QList<Expected<Sighting, RedisError>> BullmqQueue::probe(const QList<JobRef> &jobs)
+{
+    QList<Expected<Sighting, RedisError>> out;
+    out.reserve(jobs.size());
+    const QList<ProbeTrip> trips = buildProbeTrips(jobs, m_settings);
+    using Replies = Expected<QList<RedisResult>, RedisError>;
+
+    // One trip in flight ahead of the one being read: Redis runs the next batch while this side
+    // reads the replies of the last. Lookups only read, so a trip whose connection broke or
+    // whose script the server had lost simply goes again.
+    std::optional<RedisError> aheadError;
+    bool aheadSent = false;
+    auto send = [&](const ProbeTrip &trip) -> std::optional<RedisError> {
+        auto conn = m_link.connection();
+        if (!conn)
+            return conn.error();
+        auto sent = (*conn)->send(trip.commands);
+        if (!sent)
+            return sent.error();
+        return std::nullopt;
+    };
+    auto lostScript = [](const Replies &replies) {
+        return replies && std::any_of(replies->begin(), replies->end(), [](const RedisResult &r) {
+                   return !r && r.error().kind == RedisError::Kind::NoScript;
+               });
+    };
+    for (qsizetype t = 0; t < trips.size(); ++t) {
+        const ProbeTrip &trip = trips.at(t);
+        std::optional<RedisError> sendError = aheadSent ? aheadError : send(trip);
+        aheadSent = false;
+        if (!sendError && t + 1 < trips.size()) {
+            aheadError = send(trips.at(t + 1));
+            aheadSent = !aheadError;
+        }
+        Replies replies = sendError ? Replies(unexpected(*sendError))
+                                    : m_link.current()->receive(trip.commands.size());
+        if (!replies) {
+            aheadSent = false; // it went out on the broken connection: send it again
+        } else if (lostScript(replies)) {
+            // A fresh server, or one that restarted or flushed its scripts: let the connection go
+            // idle, then LuaScript::run loads the script and runs this trip again.
+            if (aheadSent)
+                (void)m_link.current()->receive(trips.at(t + 1).commands.size());
+            aheadSent = false;
+            auto conn = m_link.connection();
+            replies = conn ? bullmq::scripts::probe().run(**conn, trip.commands)
+                           : Replies(unexpected(conn.error()));
+        }
+        readProbeTrip(trip, replies, jobs, out);
+    }
+    return out;
+}
+
+Expected<QSet<QString>, RedisError>
+BullmqQueue::listMembers(const QString &keyPrefix, const QString &queue, const QString &list)
+{
+    const QByteArray listKey = bullmq::queueKey(keyPrefix, queue, list);
+    QSet<QString> members;
+    for (qint64 offset = 0;; offset += kListPage) {
+        auto conn = m_link.connection();
+        if (!conn)
+            return unexpected(conn.error());
+        auto r = (*conn)->command({QByteArrayLiteral("LRANGE"), listKey, QByteArray::number(offset),
+                                   QByteArray::number(offset + kListPage - 1)});
+        if (!r)
+            return unexpected(r.error());
+        if (!r->isArray())
+            return unexpected(RedisError::unexpectedReply(QStringLiteral("LRANGE")));
+        for (const RedisValue &e : r->elements)
+            members.insert(e.toText());
+        if (r->elements.size() < kListPage)
+            return members;
+    }
+}
+
+Expected<ScanPage, RedisError> BullmqQueue::scanPage(const QString &keyPrefix, const QString &queue,
+                                                     const QString &state, qint64 offset, int count)
+{
+    auto conn = m_link.connection();
+    if (!conn)
+        return unexpected(conn.error());
+    const bool isList = state == QLatin1String("wait") || state == QLatin1String("paused") ||
+                        state == QLatin1String("active");
+    auto r = bullmq::scripts::scanPage().runOne(
+        **conn,
+        {bullmq::queueKey(keyPrefix, queue, state),
+         bullmq::queueKey(keyPrefix, queue, QStringLiteral("meta"))},
+        {isList ? QByteArrayLiteral("list") : QByteArrayLiteral("zset"), QByteArray::number(offset),
+         QByteArray::number(offset + count - 1), bullmq::queueKeyPrefix(keyPrefix, queue)});
+    if (!r)
+        return unexpected(r.error());
+    if (!r->isArray() || r->elements.size() < 2 || (r->elements.size() - 2) % 2 != 0)
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("scanpage")));
+    ScanPage page;
+    page.stateSize = r->elements.at(0).toInteger().value_or(0);
+    page.queuePaused = r->elements.at(1).toInteger().value_or(0) == 1;
+    for (qsizetype i = 2; i + 1 < r->elements.size(); i += 2) {
+        ScanPage::Job job;
+        job.id = r->elements.at(i).toText();
+        const RedisValue &data = r->elements.at(i + 1);
+        if (!data.isNil())
+            job.data = data.toBytes();
+        page.jobs << job;
+    }
+    return page;
+}
+
+Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, const QString &name,
+                                                          const QByteArray &data,
+                                                          qint64 timestampMs)
+{
+    auto conn = m_link.connection();
+    if (!conn)
+        return unexpected(conn.error());
+    const auto k = [&](const char *s) {
+        return bullmq::queueKey(job.keyPrefix, job.queue, QLatin1String(s));
+    };
+    auto r = bullmq::scripts::enqueue().runOne(
+        **conn,
+        {k("wait"), k("paused"), k("meta"), k("id"), k("completed"), k("failed"), k("delayed"),
+         k("prioritized"), k("waiting-children"), k("active"), k("events"), k("marker"),
+         bullmq::queueKey(job.keyPrefix, job.queue, job.jobId)},
+        {job.jobId.toUtf8(), name.toUtf8(), data, QByteArrayLiteral("{\"attempts\":1}"),
+         QByteArray::number(timestampMs)});
+    if (!r)
+        return unexpected(r.error());
+    if (!r->isArray() || r->elements.size() != 2)
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("enqueue")));
+    EnqueueOutcome out;
+    const QString what = r->elements.at(0).toText();
+    if (what == QLatin1String("enqueued")) {
+        out.enqueued = true;
+        out.replacedState = r->elements.at(1).toText();
+    } else {
+        out.runnableState = r->elements.at(1).toText();
+    }
+    return out;
+}
+
+} // namespace reclaim

@@ -1,0 +1,37 @@
+// The queue ports (inspector and writer) over BullMQ's layout in Redis: batched direct lookups,
+// paged scans and the requeue, each a server-side script (core/bullmq/lua).
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "ports/queueinspector.h"
+#include "ports/queuewriter.h"
+#include "redis/redislink.h"
+
+namespace reclaim {
+
+class BullmqQueue final : public QueueInspector, public QueueWriter
+{
+public:
+    BullmqQueue(RedisLink &link, const RunSettings &settings);
+    Q_DISABLE_COPY_MOVE(BullmqQueue)
+
+    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override;
+    Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
+                                                    const QString &list) override;
+    Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
+                                            const QString &state, qint64 offset,
+                                            int count) override;
+    qint64 roundTrips() const override;
+
+    // Same id, retained job (SPEC §4): a retained completed/failed job under the id is removed
+    // and the job added in one script, which answers what it found and what it left runnable.
+    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
+                                                 const QByteArray &data,
+                                                 qint64 timestampMs) override;
+
+private:
+    RedisLink &m_link;
+    RunSettings m_settings;
+};
+
+} // namespace reclaim

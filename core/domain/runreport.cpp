@@ -1,0 +1,229 @@
+#include "domain/runreport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace reclaim {
+
+QString LockReport::stateName(State s)
+{
+    switch (s) {
+    case State::NotAttempted:
+        return QStringLiteral("not-attempted");
+    case State::Acquired:
+        return QStringLiteral("acquired");
+    case State::Held:
+        return QStringLiteral("held");
+    case State::Unreachable:
+        return QStringLiteral("unreachable");
+    }
+    return {};
+}
+
+int DomainReport::count(Verdict v) const
+{
+    int n = 0;
+    for (const CandidateVerdict &c : candidates)
+        n += c.verdict == v ? 1 : 0;
+    return n;
+}
+
+QString RunReport::outcomeName(Outcome o)
+{
+    switch (o) {
+    case Outcome::Completed:
+        return QStringLiteral("completed");
+    case Outcome::SkippedLockHeld:
+        return QStringLiteral("skipped-lock-held");
+    case Outcome::SkippedUnreachable:
+        return QStringLiteral("skipped-unreachable");
+    case Outcome::Failed:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+int RunReport::count(Verdict v) const
+{
+    int n = 0;
+    for (const DomainReport &d : domains)
+        n += d.count(v);
+    return n;
+}
+
+int RunReport::count(ActionResult r) const
+{
+    int n = 0;
+    for (const Action &a : actions)
+        n += a.result == r ? 1 : 0;
+    return n;
+}
+
+const CandidateVerdict *RunReport::find(const QString &domain, const QString &rowId) const
+{
+    for (const DomainReport &d : domains)
+        if (d.name == domain)
+            for (const CandidateVerdict &c : d.candidates)
+                if (c.candidate.id == rowId)
+                    return &c;
+    return nullptr;
+}
+
+namespace {
+
+QJsonValue payloadJson(const QByteArray &bytes)
+{
+    if (bytes.isEmpty())
+        return QJsonValue::Null;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+    if (doc.isObject())
+        return doc.object();
+    if (doc.isArray())
+        return doc.array();
+    return QString::fromUtf8(bytes);
+}
+
+QJsonObject sightingJson(const Sighting &s)
+{
+    QJsonObject o{{QStringLiteral("queue"), s.queue},
+                  {QStringLiteral("jobId"), s.jobId},
+                  {QStringLiteral("how"),
+                   s.how == FoundBy::Direct ? QStringLiteral("direct") : QStringLiteral("scan")}};
+    if (s.error) {
+        o.insert(QStringLiteral("error"), *s.error);
+        return o;
+    }
+    o.insert(QStringLiteral("state"), s.state);
+    o.insert(QStringLiteral("runnable"), s.runnable());
+    if (s.lockTtlMs != -2)
+        o.insert(QStringLiteral("lockTtlMs"), s.lockTtlMs);
+    if (!s.name.isEmpty())
+        o.insert(QStringLiteral("name"), s.name);
+    if (!s.attempts.isEmpty())
+        o.insert(QStringLiteral("attempts"), s.attempts);
+    if (!s.failedReason.isEmpty())
+        o.insert(QStringLiteral("failedReason"), s.failedReason);
+    if (s.timestamp)
+        o.insert(QStringLiteral("timestamp"), s.timestamp);
+    if (s.processedOn)
+        o.insert(QStringLiteral("processedOn"), s.processedOn);
+    if (s.finishedOn)
+        o.insert(QStringLiteral("finishedOn"), s.finishedOn);
+    if (!s.data.isEmpty())
+        o.insert(QStringLiteral("data"), payloadJson(s.data));
+    return o;
+}
+
+QJsonObject candidateJson(const CandidateVerdict &c)
+{
+    QJsonArray evidence;
+    for (const Sighting &s : c.evidence)
+        evidence.append(sightingJson(s));
+    QJsonObject o{{QStringLiteral("id"), c.candidate.id},
+                  {QStringLiteral("type"), c.candidate.type},
+                  {QStringLiteral("status"), c.candidate.status},
+                  {QStringLiteral("updatedAt"), c.candidate.updatedAtText},
+                  {QStringLiteral("verdict"), verdictName(c.verdict)},
+                  {QStringLiteral("summary"), c.summary()},
+                  {QStringLiteral("scanned"), c.scanned},
+                  {QStringLiteral("evidence"), evidence}};
+    if (c.verdict == Verdict::Unknown)
+        o.insert(QStringLiteral("unknownReason"), c.unknownReason);
+    return o;
+}
+
+QJsonObject actionJson(const Action &a)
+{
+    QJsonObject o{{QStringLiteral("id"), a.id},
+                  {QStringLiteral("domain"), a.domain},
+                  {QStringLiteral("rowId"), a.rowId},
+                  {QStringLiteral("type"), a.jobType},
+                  {QStringLiteral("kind"), actionKindName(a.kind)},
+                  {QStringLiteral("reason"), a.reason},
+                  {QStringLiteral("precondition"),
+                   QJsonObject{{QStringLiteral("status"), a.precondition.status},
+                               {QStringLiteral("updatedAt"), a.precondition.updatedAtText},
+                               {QStringLiteral("generation"), a.precondition.generation}}},
+                  {QStringLiteral("result"), actionResultName(a.result)}};
+    if (!a.resultDetail.isEmpty())
+        o.insert(QStringLiteral("resultDetail"), a.resultDetail);
+    if (a.executedAt.isValid())
+        o.insert(QStringLiteral("executedAt"), a.executedAt.toString(Qt::ISODateWithMs));
+    if (a.kind == ActionKind::Requeue) {
+        o.insert(QStringLiteral("queue"), a.queue);
+        o.insert(QStringLiteral("jobId"), a.jobId);
+        o.insert(QStringLiteral("jobName"), a.jobName);
+        o.insert(QStringLiteral("payload"), payloadJson(a.payload));
+    }
+    if (a.parent.attempted)
+        o.insert(QStringLiteral("parent"),
+                 QJsonObject{{QStringLiteral("table"), a.parent.table},
+                             {QStringLiteral("column"), a.parent.column},
+                             {QStringLiteral("id"), a.parent.parentId},
+                             {QStringLiteral("newValue"), a.parent.newValue},
+                             {QStringLiteral("rows"), a.parent.rows}});
+    return o;
+}
+
+} // namespace
+
+QJsonObject RunReport::toJson() const
+{
+    QJsonArray domainArray;
+    for (const DomainReport &d : domains) {
+        QJsonArray cands;
+        for (const CandidateVerdict &c : d.candidates)
+            cands.append(candidateJson(c));
+        QJsonObject o{{QStringLiteral("name"), d.name},
+                      {QStringLiteral("counts"),
+                       QJsonObject{{QStringLiteral("SCHEDULED"), d.count(Verdict::Scheduled)},
+                                   {QStringLiteral("ABSENT"), d.count(Verdict::Absent)},
+                                   {QStringLiteral("UNKNOWN"), d.count(Verdict::Unknown)}}},
+                      {QStringLiteral("candidates"), cands}};
+        if (d.candidateError)
+            o.insert(QStringLiteral("candidateError"), *d.candidateError);
+        QJsonObject scan{{QStringLiteral("ran"), d.scan.ran},
+                         {QStringLiteral("pages"), d.scan.pages},
+                         {QStringLiteral("jobsRead"), d.scan.jobsRead},
+                         {QStringLiteral("malformed"), d.scan.malformed}};
+        if (d.scan.error)
+            scan.insert(QStringLiteral("error"), *d.scan.error);
+        o.insert(QStringLiteral("scan"), scan);
+        domainArray.append(o);
+    }
+    QJsonArray actionArray;
+    for (const Action &a : actions)
+        actionArray.append(actionJson(a));
+    QJsonObject lockJson{{QStringLiteral("state"), LockReport::stateName(lock.state)},
+                         {QStringLiteral("token"), lock.token},
+                         {QStringLiteral("ttlMs"), lock.ttlMs},
+                         {QStringLiteral("generation"), lock.generation},
+                         {QStringLiteral("released"), lock.released},
+                         {QStringLiteral("lost"), lock.lost}};
+    if (!lock.error.isEmpty())
+        lockJson.insert(QStringLiteral("error"), lock.error);
+    return QJsonObject{{QStringLiteral("runId"), runId},
+                       {QStringLiteral("trigger"), trigger},
+                       {QStringLiteral("dryRun"), dryRun},
+                       {QStringLiteral("outcome"), outcomeName(outcome)},
+                       {QStringLiteral("outcomeDetail"), outcomeDetail},
+                       {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("lock"), lockJson},
+                       {QStringLiteral("counts"),
+                        QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
+                                    {QStringLiteral("ABSENT"), count(Verdict::Absent)},
+                                    {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
+                       {QStringLiteral("phasesMs"),
+                        QJsonObject{{QStringLiteral("lock"), phases.lockMs},
+                                    {QStringLiteral("candidates"), phases.candidatesMs},
+                                    {QStringLiteral("lookup"), phases.lookupMs},
+                                    {QStringLiteral("scan"), phases.scanMs},
+                                    {QStringLiteral("plan"), phases.planMs},
+                                    {QStringLiteral("execute"), phases.executeMs}}},
+                       {QStringLiteral("redisRoundTrips"), redisRoundTrips},
+                       {QStringLiteral("domains"), domainArray},
+                       {QStringLiteral("actions"), actionArray}};
+}
+
+} // namespace reclaim

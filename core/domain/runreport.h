@@ -1,0 +1,95 @@
+// Everything one recovery run saw and did: the one value the console, daemon and tests read.
+#pragma once
+
+#include "domain/action.h"
+#include "domain/verdict.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace reclaim {
+
+struct LockReport
+{
+    enum class State
+    {
+        NotAttempted,
+        Acquired,
+        Held,
+        Unreachable
+    };
+    State state = State::NotAttempted;
+    QString token; // ours when Acquired, the holder's when Held
+    qint64 ttlMs = -2;
+    qint64 generation = 0;
+    QString error;
+    bool released = false;
+    bool lost = false; // renewal failed or the token changed during the run
+
+    static QString stateName(State s);
+};
+
+struct ScanStats
+{
+    bool ran = false;
+    int pages = 0;
+    qint64 jobsRead = 0;
+    int malformed = 0; // jobs whose payload could not be parsed: skipped, counted
+    std::optional<QString> error;
+};
+
+struct DomainReport
+{
+    QString name;
+    std::optional<QString> candidateError; // the job store could not be read for this domain
+    QList<CandidateVerdict> candidates;
+    ScanStats scan;
+
+    int count(Verdict v) const;
+};
+
+struct PhaseTimes
+{
+    qint64 lockMs = 0;
+    qint64 candidatesMs = 0;
+    qint64 lookupMs = 0;
+    qint64 scanMs = 0;
+    qint64 planMs = 0;
+    qint64 executeMs = 0;
+};
+
+struct RunReport
+{
+    enum class Outcome
+    {
+        Completed,          // looked at every domain (some candidates may still be UNKNOWN)
+        SkippedLockHeld,    // another runner holds the lock
+        SkippedUnreachable, // Redis could not be reached to take the lock
+        Failed,             // the run could not proceed (for example PostgreSQL is down)
+    };
+
+    QString runId;
+    QString trigger; // "daemon", "console", "once"
+    bool dryRun = false;
+    Outcome outcome = Outcome::Completed;
+    QString outcomeDetail;
+    QDateTime startedAt;
+    QDateTime finishedAt;
+    LockReport lock;
+    QList<DomainReport> domains;
+    QList<Action> actions;
+    PhaseTimes phases;
+    qint64 redisRoundTrips = 0;
+
+    static QString outcomeName(Outcome o);
+    int count(Verdict v) const;
+    int count(ActionResult r) const;
+    const CandidateVerdict *find(const QString &domain, const QString &rowId) const;
+
+    QJsonObject toJson() const;
+};
+
+} // namespace reclaim

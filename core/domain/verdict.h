@@ -1,0 +1,65 @@
+// The three verdicts and the evidence behind each (SPEC §2).
+#pragma once
+
+#include "domain/candidate.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace reclaim {
+
+enum class Verdict
+{
+    Scheduled,
+    Absent,
+    Unknown
+};
+
+QString verdictName(Verdict v);
+
+enum class FoundBy
+{
+    Direct,
+    Scan
+};
+
+// What one lookup of one BullMQ job id in one queue saw, or why it could not look.
+struct Sighting
+{
+    QString queue;
+    QString jobId;
+    FoundBy how = FoundBy::Direct;
+    // A BullMQ state ("waiting", "active", "completed", ...), "missing" (no job object) or
+    // "stray" (a job object in no state). Empty when the lookup failed: see error.
+    QString state;
+    std::optional<QString> error;
+    qint64 lockTtlMs = -2; // PTTL of <prefix>:<queue>:<id>:lock: -2 none, -1 no expiry
+    QString name;
+    QString failedReason;
+    QString attempts;
+    qint64 timestamp = 0;
+    qint64 processedOn = 0;
+    qint64 finishedOn = 0;
+    QByteArray data; // the job payload (truncated for very large payloads)
+
+    bool failed() const { return error.has_value(); }
+    bool runnable() const;
+};
+
+bool isRunnableState(const QString &state);
+
+struct CandidateVerdict
+{
+    Candidate candidate;
+    Verdict verdict = Verdict::Unknown;
+    QList<Sighting> evidence;
+    QString unknownReason; // set for Unknown: the first error that stopped us looking
+    bool scanned = false;  // the domain scan ran for this candidate
+
+    // The one-line summary an operator reads in the table.
+    QString summary() const;
+};
+
+} // namespace reclaim

@@ -1,0 +1,61 @@
+#include "fencing/locklease.h"
+
+#include "domain/locktoken.h"
+
+namespace reclaim {
+
+LockLease::LockLease(RecoveryLock &lock, qint64 ttlMs) : m_lock(lock), m_ttlMs(ttlMs) {}
+
+Expected<LockAttempt, RedisError> LockLease::acquire()
+{
+    m_token = makeLockToken();
+    auto attempt = m_lock.acquire(m_token, m_ttlMs);
+    if (attempt && attempt->acquired) {
+        m_acquired = true;
+        m_generation = attempt->generation;
+        m_sinceConfirmed.start();
+    }
+    return attempt;
+}
+
+bool LockLease::confirm()
+{
+    if (!m_acquired || m_lost)
+        return false;
+    const qint64 elapsed = m_sinceConfirmed.elapsed();
+    if (elapsed >= m_ttlMs) {
+        m_lost = true;
+        m_lostReason =
+            QStringLiteral("the lock's TTL of %1 ms ran out before it was renewed").arg(m_ttlMs);
+        return false;
+    }
+    if (elapsed < m_ttlMs / 3)
+        return true;
+    QElapsedTimer asked;
+    asked.start();
+    auto renewed = m_lock.renew(m_token, m_ttlMs);
+    if (!renewed) {
+        m_lost = true;
+        m_lostReason =
+            QStringLiteral("renewing the lock failed: %1").arg(renewed.error().describe());
+        return false;
+    }
+    if (!*renewed) {
+        m_lost = true;
+        m_lostReason = QStringLiteral("the lock no longer holds our token");
+        return false;
+    }
+    // Count from when we asked, not when we heard back: the server may have expired it sooner.
+    m_sinceConfirmed = asked;
+    return true;
+}
+
+Expected<bool, RedisError> LockLease::release()
+{
+    if (!m_acquired)
+        return false;
+    m_acquired = false;
+    return m_lock.release(m_token);
+}
+
+} // namespace reclaim

@@ -1,0 +1,44 @@
+// Our hold on the recovery lock: a token naming us, a fencing generation, renewal before expiry.
+// A stage over the RecoveryLock port; the fence it feeds is checked by every write (pgfence.h).
+#pragma once
+
+#include "ports/recoverylock.h"
+
+#include <QElapsedTimer>
+#include <QString>
+
+namespace reclaim {
+
+class LockLease final
+{
+public:
+    LockLease(RecoveryLock &lock, qint64 ttlMs);
+    Q_DISABLE_COPY_MOVE(LockLease)
+
+    Expected<LockAttempt, RedisError> acquire();
+
+    // Before every write: renews by compare-then-expire once a third of the TTL has passed.
+    // False once the lock was lost (renewal refused or failed, or the TTL ran out unrenewed);
+    // then it stays false and the run issues no more writes.
+    bool confirm();
+
+    Expected<bool, RedisError> release();
+
+    bool held() const { return m_acquired && !m_lost; }
+    bool lost() const { return m_lost; }
+    const QString &token() const { return m_token; }
+    qint64 generation() const { return m_generation; }
+    QString lostReason() const { return m_lostReason; }
+
+private:
+    RecoveryLock &m_lock;
+    qint64 m_ttlMs;
+    QString m_token;
+    qint64 m_generation = 0;
+    bool m_acquired = false;
+    bool m_lost = false;
+    QString m_lostReason;
+    QElapsedTimer m_sinceConfirmed;
+};
+
+} // namespace reclaim

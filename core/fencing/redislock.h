@@ -1,0 +1,28 @@
+// The recovery lock port on Redis: SET NX PX with a token, a generation from INCR taken in the
+// same script, compare-then-expire renewal and compare-and-delete release (core/fencing/lua).
+#pragma once
+
+#include "ports/recoverylock.h"
+#include "redis/redislink.h"
+
+namespace reclaim {
+
+class RedisLock final : public RecoveryLock
+{
+public:
+    // `lockKey` ("lock:job-recovery"); the generation counter is "<lockKey>:generation".
+    RedisLock(RedisLink &link, QString lockKey);
+    Q_DISABLE_COPY_MOVE(RedisLock)
+
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
+    Expected<bool, RedisError> renew(const QString &token, qint64 ttlMs) override;
+    Expected<bool, RedisError> release(const QString &token) override;
+    Expected<LockAttempt, RedisError> peek() override;
+
+private:
+    RedisLink &m_link;
+    QByteArray m_lockKey;
+    QByteArray m_generationKey;
+};
+
+} // namespace reclaim

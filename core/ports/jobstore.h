@@ -1,0 +1,65 @@
+// The job store port: where candidates are read and conditional writes go (PostgreSQL in
+// production).
+#pragma once
+
+#include "config/domainconfig.h"
+#include "domain/action.h"
+#include "domain/candidate.h"
+#include "util/expected.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace reclaim {
+
+struct StoreError
+{
+    QString message;
+};
+
+// Who is acting, for the audit trail.
+struct Actor
+{
+    QString kind; // "daemon", "operator", "once"
+    QString host;
+    QString user;
+    QString runId;
+};
+
+struct WriteOutcome
+{
+    ActionResult result = ActionResult::Applied; // Applied, Stale or Fenced
+    ParentChange parent;
+};
+
+class JobStore
+{
+public:
+    virtual ~JobStore() = default;
+
+    // Rows in a candidate status, older than the domain's threshold, oldest first.
+    virtual Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) = 0;
+
+    // The rebuilt payload, or nullopt when the restore query finds nothing to rebuild from.
+    virtual Expected<std::optional<QByteArray>, StoreError>
+    restorePayload(const DomainConfig &domain, const RestoreRule &rule, const QString &rowId) = 0;
+
+    // How many times Reclaim requeued this row within the domain's retry window.
+    virtual Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
+                                                     const QString &rowId) = 0;
+
+    // Records `generation` as the highest that started a run. False if a higher one already did.
+    virtual Expected<bool, StoreError> startGeneration(qint64 generation) = 0;
+
+    // The action's conditional job write, then (only if it changed one row) its parent cleanup,
+    // both fenced by the action's generation, with the audit row, in one transaction.
+    virtual Expected<WriteOutcome, StoreError>
+    applyAction(const DomainConfig &domain, const Action &action, const Actor &actor) = 0;
+
+    // Appends an audit row for an action that wrote nothing (enqueue failed, dropped, ...).
+    virtual void auditOnly(const Action &action, const Actor &actor) = 0;
+};
+
+} // namespace reclaim

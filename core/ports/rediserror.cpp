@@ -1,0 +1,38 @@
+#include "ports/rediserror.h"
+
+namespace reclaim {
+
+QString RedisError::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::Connect:
+        return QStringLiteral("connect");
+    case Kind::Timeout:
+        return QStringLiteral("timeout");
+    case Kind::Io:
+        return QStringLiteral("io");
+    case Kind::Closed:
+        return QStringLiteral("closed");
+    case Kind::Protocol:
+        return QStringLiteral("protocol");
+    case Kind::Server:
+        return QStringLiteral("server");
+    case Kind::NoScript:
+        return QStringLiteral("noscript");
+    case Kind::Reply:
+        return QStringLiteral("reply");
+    }
+    return QStringLiteral("unknown");
+}
+
+RedisError RedisError::unexpectedReply(const QString &what)
+{
+    return RedisError{Kind::Reply, QStringLiteral("unexpected reply shape from %1").arg(what)};
+}
+
+QString RedisError::describe() const
+{
+    return QStringLiteral("Redis %1 error: %2").arg(kindName(kind), message);
+}
+
+} // namespace reclaim

@@ -1,0 +1,68 @@
+#include "postgres/candidatequery.h"
+
+#include "postgres/pgconnection.h"
+#include "postgres/sqltext.h"
+
+#include <QDateTime>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace reclaim {
+
+CandidateQuery candidateQuery(const DomainConfig &d)
+{
+    const JobColumns &c = d.columns;
+    const QString typeExpr = c.type.isEmpty() ? QStringLiteral("''")
+                                              : quoteIdentifier(c.type) + QStringLiteral("::text");
+    CandidateQuery out;
+    out.sql = QStringLiteral("SELECT %1::text, %2::text, %3, %4::text, "
+                             "extract(epoch FROM %4)::float8, row_to_json(t)::text "
+                             "FROM %5 AS t WHERE %2 IN (%6)")
+                  .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
+                       quoteIdentifier(c.updatedAt), quoteIdentifier(d.table),
+                       placeholders(d.candidateStatuses.size()));
+    if (!d.types.isEmpty())
+        out.sql += QStringLiteral(" AND %1 IN (%2)")
+                       .arg(quoteIdentifier(c.type), placeholders(d.types.size()));
+    out.sql += QStringLiteral(" AND %1 < now() - make_interval(secs => ?) ORDER BY %1")
+                   .arg(quoteIdentifier(c.updatedAt));
+    for (const QString &s : d.candidateStatuses)
+        out.binds << s;
+    for (const QString &t : d.types)
+        out.binds << t;
+    out.binds << static_cast<double>(d.threshold.count());
+    return out;
+}
+
+Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const DomainConfig &d)
+{
+    const CandidateQuery query = candidateQuery(d);
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    if (!q.prepare(query.sql))
+        return unexpected(
+            conn.failure(QStringLiteral("preparing the candidate query of %1").arg(d.name), q));
+    for (const QVariant &v : query.binds)
+        q.addBindValue(v);
+    if (!q.exec())
+        return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
+    QList<Candidate> out;
+    while (q.next()) {
+        Candidate cand;
+        cand.domain = d.name;
+        cand.id = q.value(0).toString();
+        cand.status = q.value(1).toString();
+        cand.type = q.value(2).toString();
+        cand.updatedAtText = q.value(3).toString();
+        cand.updatedAt = QDateTime::fromMSecsSinceEpoch(
+            static_cast<qint64>(q.value(4).toDouble() * 1000.0), Qt::UTC);
+        cand.rowJson = q.value(5).toString();
+        out << cand;
+    }
+    if (q.lastError().isValid())
+        return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
+    return out;
+}
+
+} // namespace reclaim

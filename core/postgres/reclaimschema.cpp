@@ -1,0 +1,47 @@
+#include "postgres/reclaimschema.h"
+
+#include "fencing/pgfence.h"
+
+namespace reclaim {
+
+QStringList reclaimSchemaStatements()
+{
+    QStringList statements{
+        // "IF NOT EXISTS" is not safe against a concurrent creator (two runners starting on a
+        // fresh database: one fails on pg_namespace's unique index). Serialise the creators
+        // with a transaction-scoped advisory lock; the key is arbitrary but fixed.
+        QStringLiteral("SELECT pg_advisory_xact_lock(7262534101)"),
+        QStringLiteral("CREATE SCHEMA IF NOT EXISTS reclaim"),
+    };
+    // The fence (core/fencing/pgfence.cpp) decides which run may still write.
+    statements << pgfence::schemaStatements();
+    statements << QStringList{
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.audit ("
+                       " id bigserial PRIMARY KEY,"
+                       " at timestamptz NOT NULL DEFAULT now(),"
+                       " run_id text NOT NULL,"
+                       " actor_kind text NOT NULL,"
+                       " actor_host text NOT NULL,"
+                       " actor_user text NOT NULL,"
+                       " generation bigint NOT NULL,"
+                       " domain text NOT NULL,"
+                       " row_id text NOT NULL,"
+                       " action text NOT NULL,"
+                       " observed_status text NOT NULL,"
+                       " observed_updated_at text NOT NULL,"
+                       " result text NOT NULL,"
+                       " detail text)"),
+        QStringLiteral(
+            "CREATE INDEX IF NOT EXISTS audit_row_idx ON reclaim.audit (domain, row_id, at)"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.requeue ("
+                       " domain text NOT NULL,"
+                       " row_id text NOT NULL,"
+                       " at timestamptz NOT NULL DEFAULT now(),"
+                       " generation bigint NOT NULL)"),
+        QStringLiteral(
+            "CREATE INDEX IF NOT EXISTS requeue_row_idx ON reclaim.requeue (domain, row_id, at)"),
+    };
+    return statements;
+}
+
+} // namespace reclaim

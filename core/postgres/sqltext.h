@@ -1,0 +1,18 @@
+// Small pieces of SQL text that every statement of the store builds the same way.
+#pragma once
+
+#include <QString>
+#include <QVariant>
+
+namespace reclaim {
+
+// The SQL identifier, double-quoted (config validation already refused anything but plain names).
+QString quoteIdentifier(const QString &name);
+
+// "?, ?, ?" for `n` bind values.
+QString placeholders(qsizetype n);
+
+// QtSql binds a null QString as SQL NULL; Reclaim's own text columns want "" for "nothing".
+QVariant sqlText(const QString &s);
+
+} // namespace reclaim

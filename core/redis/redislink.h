@@ -1,0 +1,36 @@
+// The one Redis connection the queue and lock adapters share, opened on first use and opened
+// again after a failure: one failure is one UNKNOWN, not a poisoned run.
+#pragma once
+
+#include "config/connectionurl.h"
+#include "redis/redisconnection.h"
+
+#include <chrono>
+#include <optional>
+
+namespace reclaim {
+
+class RedisLink final
+{
+public:
+    RedisLink(RedisEndpoint endpoint, std::chrono::milliseconds timeout);
+    Q_DISABLE_COPY_MOVE(RedisLink)
+
+    // The live connection; a broken one is discarded and a new one opened.
+    Expected<RedisConnection *, RedisError> connection();
+
+    // The connection as it is, broken or not, without opening one: for reading the replies
+    // of commands already sent on it. Null before the first connection().
+    RedisConnection *current() { return m_conn ? &*m_conn : nullptr; }
+
+    // Round trips over every connection this link has had.
+    qint64 roundTrips() const;
+
+private:
+    RedisEndpoint m_endpoint;
+    std::chrono::milliseconds m_timeout;
+    std::optional<RedisConnection> m_conn;
+    qint64 m_closedRoundTrips = 0;
+};
+
+} // namespace reclaim

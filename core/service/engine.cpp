@@ -1,0 +1,46 @@
+#include "service/engine.h"
+
+#include "postgres/pgjobstore.h"
+#include "service/redisadapters.h"
+
+namespace reclaim {
+
+Engine::Engine(ReclaimConfig config)
+    : m_config(std::move(config)),
+      m_redis(std::make_unique<RedisAdapters>(m_config.redis, m_config.run))
+{}
+
+Engine::~Engine() = default;
+
+void Engine::setConfig(ReclaimConfig config)
+{
+    m_config = std::move(config);
+    m_redis = std::make_unique<RedisAdapters>(m_config.redis, m_config.run);
+}
+
+RunReport Engine::run(const RunRequest &request)
+{
+    // A fresh database connection per run: a connection broken by the last run's fault must
+    // not poison this one.
+    auto store = PgJobStore::open(m_config, request.dryRun);
+    RecoveryRun run(m_config, store ? store->get() : nullptr,
+                    store ? QString() : store.error().message, m_redis->queue, m_redis->queue,
+                    m_redis->lock);
+    return run.run(request);
+}
+
+Action Engine::approve(const Action &action, const Candidate &candidate, const Actor &actor)
+{
+    auto store = PgJobStore::open(m_config, false);
+    RecoveryRun run(m_config, store ? store->get() : nullptr,
+                    store ? QString() : store.error().message, m_redis->queue, m_redis->queue,
+                    m_redis->lock);
+    return run.runApproved(action, candidate, actor);
+}
+
+Expected<LockAttempt, RedisError> Engine::peekLock()
+{
+    return m_redis->lock.peek();
+}
+
+} // namespace reclaim

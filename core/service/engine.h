@@ -1,0 +1,36 @@
+// The composition root: the recovery core wired to the real servers (PostgreSQL store, BullMQ
+// queue, Redis lock) — what the console's worker thread, the daemon and `--once` all call.
+// Thread-confined: create and use it on one thread.
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "ports/recoverylock.h"
+#include "recovery/recoveryrun.h"
+
+#include <memory>
+
+namespace reclaim {
+
+struct RedisAdapters;
+
+class Engine final
+{
+public:
+    explicit Engine(ReclaimConfig config);
+    ~Engine();
+    Q_DISABLE_COPY_MOVE(Engine)
+
+    const ReclaimConfig &config() const { return m_config; }
+    // Takes effect from the next run (SIGHUP, a new console profile).
+    void setConfig(ReclaimConfig config);
+
+    RunReport run(const RunRequest &request);
+    Action approve(const Action &action, const Candidate &candidate, const Actor &actor);
+    Expected<LockAttempt, RedisError> peekLock();
+
+private:
+    ReclaimConfig m_config;
+    std::unique_ptr<RedisAdapters> m_redis;
+};
+
+} // namespace reclaim

@@ -1,0 +1,2 @@
+// The stage a misplaced port includes (see ../ports/jobstore.h).
+#pragma once
