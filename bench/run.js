@@ -409,7 +409,7 @@ class Bench {
     log('2c. redis-benchmark floors');
     const r = await this.redis(fixture.n);
     const trivial = await r.script('LOAD', 'return 1');
-    const probe = await r.script('LOAD', fs.readFileSync(path.join(ROOT, 'core', 'lua', 'probe.lua'), 'utf8'));
+    const probe = await r.script('LOAD', fs.readFileSync(path.join(ROOT, 'core', 'bullmq', 'lua', 'probe.lua'), 'utf8'));
     const samples = JSON.parse(fs.readFileSync(this.file(`lookup-${fixture.W}.summary.json`), 'utf8')).samples;
     r.disconnect();
     const port = new URL(this.redisBase).port;
