@@ -262,7 +262,8 @@ RunSettings readRun(ObjectReader r)
     s.lockTtl = std::chrono::seconds(
         r.integer(QStringLiteral("lockTtlSeconds"), s.lockTtl.count(), 2, 86400));
     s.interval = std::chrono::seconds(
-        r.integer(QStringLiteral("intervalSeconds"), s.interval.count(), 1, 86400));
+        r.integer(QStringLiteral("intervalSeconds"), s.interval.count(),
+                  RunSettings::kMinIntervalSeconds, RunSettings::kMaxIntervalSeconds));
     s.redisTimeout = std::chrono::milliseconds(
         r.integer(QStringLiteral("redisTimeoutMs"), s.redisTimeout.count(), 50, 600000));
     s.postgresTimeout = std::chrono::milliseconds(
