@@ -134,7 +134,19 @@ private slots:
             << "test.json: domains[3].types: a type filter needs columns.type to be set";
         QTest::newRow("bad redis url")
             << "connections.redisUrl" << QJsonValue(QStringLiteral("http://x")) << false
-            << "test.json: connections.redisUrl: not a redis:// URL";
+            << "test.json: connections.redisUrl: unknown scheme \"http\"";
+        QTest::newRow("redis port out of range")
+            << "connections.redisUrl"
+            << QJsonValue(QStringLiteral("redis://:hunter2@cache:70000/0")) << false
+            << "test.json: connections.redisUrl: port 70000 is out of range (1 to 65535)";
+        QTest::newRow("postgres port out of range")
+            << "connections.postgresUrl"
+            << QJsonValue(QStringLiteral("postgresql://app:hunter2@db:70000/app")) << false
+            << "test.json: connections.postgresUrl: port 70000 is out of range (1 to 65535)";
+        QTest::newRow("redis over unix socket")
+            << "connections.redisUrl" << QJsonValue(QStringLiteral("unix:///run/redis.sock"))
+            << false
+            << "test.json: connections.redisUrl: unix:// (a Unix socket) is not supported yet";
         QTest::newRow("unknown time zone")
             << "run.timeZone" << QJsonValue(QStringLiteral("Mars/Olympus_Mons")) << false
             << "test.json: run.timeZone: 'Mars/Olympus_Mons' is not a known time zone";
@@ -161,6 +173,7 @@ private slots:
         auto c = loadEdited(path, value, remove);
         QVERIFY(!c.hasValue());
         QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
+        QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
     }
 
     void knownTimeZonesLoad_data()
