@@ -1,5 +1,6 @@
 #include "commandline.h"
 
+#include "config/reclaimconfig.h"
 #include "exitcodes.h"
 
 #include <QCommandLineParser>
@@ -105,7 +106,9 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
                                   QStringLiteral("With --once: print the report as JSON."));
     const QCommandLineOption interval(
         QStringLiteral("interval"),
-        QStringLiteral("Seconds between runs (overrides run.intervalSeconds)."),
+        QStringLiteral("Seconds between runs, %1 to %2 (overrides run.intervalSeconds).")
+            .arg(RunSettings::kMinIntervalSeconds)
+            .arg(RunSettings::kMaxIntervalSeconds),
         QStringLiteral("seconds"));
     const QCommandLineOption logFormat(QStringLiteral("log-format"),
                                        QStringLiteral("Log lines as 'text' (default) or 'json'."),
@@ -154,13 +157,19 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
     c.dryRun = p.isSet(dryRun);
     c.json = p.isSet(json);
     if (p.isSet(interval)) {
+        // The same range as run.intervalSeconds: 0, negative, fractional, non-numeric and
+        // too-large values (which would overflow the daemon's millisecond timer) are refused.
         bool ok = false;
-        const int s = p.value(interval).toInt(&ok);
-        if (!ok || s < 1) {
-            result.error = QStringLiteral("--interval must be a positive number of seconds");
+        const qint64 s = p.value(interval).toLongLong(&ok);
+        if (!ok || s < RunSettings::kMinIntervalSeconds || s > RunSettings::kMaxIntervalSeconds) {
+            result.error = QStringLiteral("--interval must be a whole number of seconds from %1 "
+                                          "to %2, not '%3'")
+                               .arg(RunSettings::kMinIntervalSeconds)
+                               .arg(RunSettings::kMaxIntervalSeconds)
+                               .arg(p.value(interval));
             return result;
         }
-        c.intervalSeconds = s;
+        c.intervalSeconds = static_cast<int>(s);
     }
     c.logFormat = p.value(logFormat);
     if (c.logFormat != QLatin1String("text") && c.logFormat != QLatin1String("json")) {

@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTimeZone>
+#include <algorithm>
 
 namespace reclaim {
 
@@ -255,6 +257,52 @@ DomainConfig readDomain(ObjectReader r)
     return d;
 }
 
+// PostgreSQL is told the zone with SET TimeZone; an unknown one used to pass here and fail
+// every run with a driver message. QTimeZone reads the same IANA database.
+void requireTimeZone(const QString &zone, const QString &path)
+{
+    // Only IANA-shaped names: QTimeZone also resolves paths ("Europe/../Europe/Berlin"), the
+    // empty name (the system zone) and its own offset ids ("UTC+05:00", "UTC+5"), which
+    // PostgreSQL reads as POSIX zones with the opposite sign.
+    static const QRegularExpression ianaShaped(
+        QStringLiteral("^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_][A-Za-z0-9_+-]*)*$"));
+    static const QRegularExpression qtOffsetId(QStringLiteral("^(UTC|GMT)[+-]"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    if (!ianaShaped.match(zone).hasMatch() || qtOffsetId.match(zone).hasMatch() ||
+        !QTimeZone(zone.toUtf8()).isValid())
+        throw Invalid{path, QStringLiteral("'%1' is not a known time zone (use an IANA name such "
+                                           "as UTC or Europe/Berlin)")
+                                .arg(zone)};
+}
+
+// A run renews its lock only before a write (and after an enqueue), and only once a third of
+// the TTL has passed (LockLease::confirm). In the worst case a write starts just before that
+// point and blocks for one full wait - a statement waiting out postgresTimeoutMs on a table
+// lock, or an enqueue its redisTimeoutMs - and then the renewal itself waits up to
+// redisTimeoutMs: TTL/3 + pg + redis must stay below the TTL, i.e. TTL >= 1.5 x (pg + redis).
+// Three times the larger timeout covers that (3 x max >= 1.5 x (pg + redis)) and is a rule an
+// operator can check at a glance. The fence still stops a run that lost its lock from
+// writing; this keeps an ordinary slow write from losing it in the first place.
+constexpr qint64 kLockTtlPerLongestWait = 3;
+
+void requireLockOutlastsWaits(const RunSettings &s, const ObjectReader &r)
+{
+    const qint64 longestMs = std::max<qint64>(s.postgresTimeout.count(), s.redisTimeout.count());
+    const qint64 minimumS = (kLockTtlPerLongestWait * longestMs + 999) / 1000;
+    if (s.lockTtl.count() < minimumS)
+        throw Invalid{r.pathOf(QStringLiteral("lockTtlSeconds")),
+                      QStringLiteral("%1 s is too short: it must be at least %2 s, %3 times the "
+                                     "longest single wait of a run (%4 %5 ms, %6 %7 ms), or the "
+                                     "lock can expire while a run waits")
+                          .arg(s.lockTtl.count())
+                          .arg(minimumS)
+                          .arg(kLockTtlPerLongestWait)
+                          .arg(r.pathOf(QStringLiteral("postgresTimeoutMs")))
+                          .arg(s.postgresTimeout.count())
+                          .arg(r.pathOf(QStringLiteral("redisTimeoutMs")))
+                          .arg(s.redisTimeout.count())};
+}
+
 RunSettings readRun(ObjectReader r)
 {
     RunSettings s;
@@ -262,7 +310,8 @@ RunSettings readRun(ObjectReader r)
     s.lockTtl = std::chrono::seconds(
         r.integer(QStringLiteral("lockTtlSeconds"), s.lockTtl.count(), 2, 86400));
     s.interval = std::chrono::seconds(
-        r.integer(QStringLiteral("intervalSeconds"), s.interval.count(), 1, 86400));
+        r.integer(QStringLiteral("intervalSeconds"), s.interval.count(),
+                  RunSettings::kMinIntervalSeconds, RunSettings::kMaxIntervalSeconds));
     s.redisTimeout = std::chrono::milliseconds(
         r.integer(QStringLiteral("redisTimeoutMs"), s.redisTimeout.count(), 50, 600000));
     s.postgresTimeout = std::chrono::milliseconds(
@@ -285,6 +334,8 @@ RunSettings readRun(ObjectReader r)
     r.rejectUnknownKeys();
     if (s.lockKey.isEmpty())
         throw Invalid{r.pathOf(QStringLiteral("lockKey")), QStringLiteral("must not be empty")};
+    requireTimeZone(s.timeZone, r.pathOf(QStringLiteral("timeZone")));
+    requireLockOutlastsWaits(s, r);
     return s;
 }
 

@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 #include <QUrl>
 #include <QUrlQuery>
+#include <optional>
 
 namespace reclaim {
 
@@ -31,30 +32,103 @@ QString RedisEndpoint::redacted() const
                        QStringLiteral("/%1").arg(database));
 }
 
+namespace {
+
+const QLatin1String kPostgresForm("postgresql://user[:password]@host[:port]/database");
+const QLatin1String kRedisForm("redis://[[user]:password@]host[:port][/database]");
+
+// The scheme, or why there is none. Only [a-z0-9+.-] before "://" is taken as a scheme, so
+// the name it returns can be quoted without quoting anything secret.
+Expected<QString, QString> schemeOf(const QString &text, QLatin1String form)
+{
+    static const QRegularExpression scheme(QStringLiteral("^([A-Za-z][A-Za-z0-9+.-]*)://"));
+    const QRegularExpressionMatch m = scheme.match(text);
+    if (!m.hasMatch())
+        return unexpected(QStringLiteral("not a URL (expected %1)").arg(form));
+    return m.captured(1).toLower();
+}
+
+// Checks host and port by hand, so each problem gets its own message: QUrl alone cannot say
+// what is wrong (a port of 70000 only makes the URL "invalid"), and its errorString() quotes
+// the whole URL, password included, so none of its text ever reaches a message. Only text
+// after the last '@' of the authority is ever quoted: the host and port, never userinfo.
+Expected<std::optional<int>, QString> checkHostAndPort(const QString &text, qsizetype schemeLength)
+{
+    const QString rest = text.mid(schemeLength + 3);
+    static const QRegularExpression authorityEnd(QStringLiteral("[/?#]"));
+    const qsizetype end = rest.indexOf(authorityEnd);
+    const QString authority = end < 0 ? rest : rest.left(end);
+    // A '/', '?' or '#' written raw in a password ends the authority early and leaves the rest
+    // of the password, and its '@', in the path: where the credentials end cannot be told.
+    if (end >= 0 && rest.indexOf(QLatin1Char('@'), end) >= 0)
+        return unexpected(QStringLiteral(
+            "cannot tell where the user name and password end: percent-encode '/', '?', '#' "
+            "and '@' in them (%2F, %3F, %23, %40)"));
+    const QString hostPort = authority.mid(authority.lastIndexOf(QLatin1Char('@')) + 1);
+    QString host;
+    QString portText;
+    if (hostPort.startsWith(QLatin1Char('['))) {
+        const qsizetype close = hostPort.indexOf(QLatin1Char(']'));
+        if (close < 0)
+            return unexpected(QStringLiteral("the IPv6 host has no closing ']'"));
+        host = hostPort.mid(1, close - 1);
+        const QString after = hostPort.mid(close + 1);
+        if (!after.isEmpty() && !after.startsWith(QLatin1Char(':')))
+            return unexpected(QStringLiteral("unexpected text after the IPv6 host [%1]").arg(host));
+        portText = after.mid(1);
+    } else {
+        const qsizetype colon = hostPort.indexOf(QLatin1Char(':'));
+        host = colon < 0 ? hostPort : hostPort.left(colon);
+        portText = colon < 0 ? QString() : hostPort.mid(colon + 1);
+        if (portText.contains(QLatin1Char(':')))
+            return unexpected(
+                QStringLiteral("more than one ':' after the host (an IPv6 host needs brackets, "
+                               "as in [::1]:port)"));
+    }
+    if (host.isEmpty())
+        return unexpected(QStringLiteral("the host is missing"));
+    if (portText.isEmpty())
+        return std::optional<int>(); // "host" or "host:": the scheme's default port
+    static const QRegularExpression digits(QStringLiteral("^[0-9]+$"));
+    if (!digits.match(portText).hasMatch())
+        return unexpected(QStringLiteral("port '%1' is not a number").arg(portText));
+    const qint64 port = portText.size() > 6 ? 999999 : portText.toLongLong();
+    if (port < 1 || port > 65535)
+        return unexpected(QStringLiteral("port %1 is out of range (1 to 65535)").arg(portText));
+    return std::optional<int>(static_cast<int>(port));
+}
+
+} // namespace
+
 Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
 {
+    const auto scheme = schemeOf(text, kPostgresForm);
+    if (!scheme)
+        return unexpected(scheme.error());
+    if (*scheme != QLatin1String("postgresql") && *scheme != QLatin1String("postgres"))
+        return unexpected(
+            QStringLiteral("unknown scheme \"%1\" (expected %2)").arg(*scheme, kPostgresForm));
+    const auto port = checkHostAndPort(text, scheme->size());
+    if (!port)
+        return unexpected(port.error());
     const QUrl url(text, QUrl::StrictMode);
-    const QString scheme = url.scheme();
-    if (!url.isValid() ||
-        (scheme != QLatin1String("postgresql") && scheme != QLatin1String("postgres")))
-        return unexpected(QStringLiteral("not a postgresql:// URL"));
+    if (!url.isValid())
+        return unexpected(QStringLiteral("not a valid URL (percent-encode reserved characters "
+                                         "such as '@', ':' or '/' in the user name or password)"));
     PostgresEndpoint e;
     e.host = url.host();
-    if (e.host.isEmpty())
-        return unexpected(QStringLiteral("postgresql URL has no host"));
-    e.port = url.port(5432);
+    e.port = port->value_or(5432);
     e.user = url.userName(QUrl::FullyDecoded);
     e.password = url.password(QUrl::FullyDecoded);
     e.database = url.path().mid(1);
     if (e.database.isEmpty())
-        return unexpected(QStringLiteral("postgresql URL has no database name"));
+        return unexpected(QStringLiteral("no database name (expected %1)").arg(kPostgresForm));
     const QUrlQuery query(url);
     QStringList opts;
     for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
         static const QRegularExpression plain(QStringLiteral("^[a-z_]+$"));
         if (!plain.match(key).hasMatch())
-            return unexpected(
-                QStringLiteral("postgresql URL has an invalid option name '%1'").arg(key));
+            return unexpected(QStringLiteral("invalid option name '%1'").arg(key));
         opts << key + QLatin1Char('=') + value;
     }
     e.options = opts.join(QLatin1Char(';'));
@@ -63,14 +137,32 @@ Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
 
 Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text)
 {
+    const auto scheme = schemeOf(text, kRedisForm);
+    if (!scheme)
+        return unexpected(scheme.error());
+    // Schemes other Redis clients accept, named as what they are: not supported yet.
+    if (*scheme == QLatin1String("rediss"))
+        return unexpected(
+            QStringLiteral("rediss:// (Redis over TLS) is not supported yet; use redis://"));
+    if (*scheme == QLatin1String("redis+sentinel"))
+        return unexpected(QStringLiteral("redis+sentinel:// (Redis Sentinel) is not supported "
+                                         "yet; give the master's address as redis://host:port"));
+    if (*scheme == QLatin1String("unix"))
+        return unexpected(QStringLiteral("unix:// (a Unix socket) is not supported yet; use "
+                                         "redis://host:port"));
+    if (*scheme != QLatin1String("redis"))
+        return unexpected(
+            QStringLiteral("unknown scheme \"%1\" (expected %2)").arg(*scheme, kRedisForm));
+    const auto port = checkHostAndPort(text, scheme->size());
+    if (!port)
+        return unexpected(port.error());
     const QUrl url(text, QUrl::StrictMode);
-    if (!url.isValid() || url.scheme() != QLatin1String("redis"))
-        return unexpected(QStringLiteral("not a redis:// URL (TLS is not supported)"));
+    if (!url.isValid())
+        return unexpected(QStringLiteral("not a valid URL (percent-encode reserved characters "
+                                         "such as '@', ':' or '/' in the user name or password)"));
     RedisEndpoint e;
     e.host = url.host();
-    if (e.host.isEmpty())
-        return unexpected(QStringLiteral("redis URL has no host"));
-    e.port = url.port(6379);
+    e.port = port->value_or(6379);
     e.user = url.userName(QUrl::FullyDecoded);
     e.password = url.password(QUrl::FullyDecoded);
     const QString path = url.path().mid(1);
@@ -78,7 +170,7 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text)
         bool ok = false;
         e.database = path.toInt(&ok);
         if (!ok || e.database < 0)
-            return unexpected(QStringLiteral("redis URL database '%1' is not a number").arg(path));
+            return unexpected(QStringLiteral("database '%1' is not a number").arg(path));
     }
     return e;
 }

@@ -18,6 +18,11 @@ enum class Policy
 
 struct RunSettings
 {
+    // The range of run.intervalSeconds and of --interval. A day at most keeps the daemon's
+    // QTimer, which counts in int milliseconds, far from overflowing (86,400,000 < 2^31).
+    static constexpr qint64 kMinIntervalSeconds = 1;
+    static constexpr qint64 kMaxIntervalSeconds = 86400;
+
     QString lockKey = QStringLiteral("lock:job-recovery");
     std::chrono::seconds lockTtl{600};
     std::chrono::seconds interval{300};

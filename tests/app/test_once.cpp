@@ -218,6 +218,24 @@ private slots:
                    root.insert(QStringLiteral("domains"), domains);
                })
             << QStringLiteral("domains[1].queues");
+        QTest::newRow("unknown time zone")
+            << QStringLiteral("zone.json") << editedSample([](QJsonObject &root) {
+                   QJsonObject run = root.value(QStringLiteral("run")).toObject();
+                   run.insert(QStringLiteral("timeZone"), QStringLiteral("Mars/Olympus_Mons"));
+                   root.insert(QStringLiteral("run"), run);
+               })
+            << QStringLiteral("run.timeZone: 'Mars/Olympus_Mons' is not a known time zone");
+        // The incident of issue 19: a 6 s lock and a 6 s PostgreSQL timeout.
+        QTest::newRow("lock ttl shorter than the waits")
+            << QStringLiteral("ttl.json") << editedSample([](QJsonObject &root) {
+                   QJsonObject run = root.value(QStringLiteral("run")).toObject();
+                   run.insert(QStringLiteral("lockTtlSeconds"), 6);
+                   run.insert(QStringLiteral("postgresTimeoutMs"), 6000);
+                   root.insert(QStringLiteral("run"), run);
+               })
+            << QStringLiteral("run.lockTtlSeconds: 6 s is too short: it must be at least 18 s, 3 "
+                              "times the longest single wait of a run (run.postgresTimeoutMs "
+                              "6000 ms, run.redisTimeoutMs 2000 ms)");
     }
     void configErrorExitsTwo()
     {
@@ -230,6 +248,48 @@ private slots:
         QCOMPARE(ran.exitCode, 2);
         QVERIFY2(ran.err.contains(message.toUtf8()), ran.err.constData());
         QVERIFY(!redisKeyExists(m_env, kLockKey));
+    }
+
+    // A URL in the environment that cannot be right: exit 2 naming the variable and the real
+    // problem, no password printed, nothing written.
+    void badUrlExitsTwo_data()
+    {
+        QTest::addColumn<QString>("variable");
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("message");
+        const QString pgUrl = QStringLiteral("postgresql://reclaim:%1@127.0.0.1:%2/reclaim");
+        QTest::newRow("postgres port 70000")
+            << QStringLiteral("RECLAIM_PG_URL") << pgUrl.arg(m_password, QStringLiteral("70000"))
+            << QStringLiteral("$RECLAIM_PG_URL: port 70000 is out of range (1 to 65535)");
+        QTest::newRow("redis port 70000")
+            << QStringLiteral("RECLAIM_REDIS_URL")
+            << QStringLiteral("redis://:%1@127.0.0.1:70000/0").arg(m_password)
+            << QStringLiteral("$RECLAIM_REDIS_URL: port 70000 is out of range (1 to 65535)");
+        QTest::newRow("redis port 0")
+            << QStringLiteral("RECLAIM_REDIS_URL")
+            << QStringLiteral("redis://:%1@127.0.0.1:0/0").arg(m_password)
+            << QStringLiteral("$RECLAIM_REDIS_URL: port 0 is out of range (1 to 65535)");
+        QTest::newRow("redis unknown scheme")
+            << QStringLiteral("RECLAIM_REDIS_URL")
+            << QStringLiteral("xyz://:%1@127.0.0.1:6379/0").arg(m_password)
+            << QStringLiteral("$RECLAIM_REDIS_URL: unknown scheme \"xyz\"");
+        QTest::newRow("redis missing host")
+            << QStringLiteral("RECLAIM_REDIS_URL")
+            << QStringLiteral("redis://:%1@/0").arg(m_password)
+            << QStringLiteral("$RECLAIM_REDIS_URL: the host is missing");
+    }
+    void badUrlExitsTwo()
+    {
+        QFETCH(QString, variable);
+        QFETCH(QString, url);
+        QFETCH(QString, message);
+        const auto rowsBefore = databaseRows(m_env);
+        const Ran ran = runOnce({}, {{variable, url}});
+        QCOMPARE(ran.exitCode, 2);
+        QVERIFY2(ran.err.contains(message.toUtf8()), ran.err.constData());
+        QVERIFY2(!ran.both().contains(m_password.toUtf8()), ran.both().constData());
+        QVERIFY(!redisKeyExists(m_env, kLockKey));
+        QVERIFY(differences(rowsBefore, databaseRows(m_env)).isEmpty());
     }
 
     void lockHeldExitsThree()

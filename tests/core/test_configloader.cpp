@@ -134,7 +134,31 @@ private slots:
             << "test.json: domains[3].types: a type filter needs columns.type to be set";
         QTest::newRow("bad redis url")
             << "connections.redisUrl" << QJsonValue(QStringLiteral("http://x")) << false
-            << "test.json: connections.redisUrl: not a redis:// URL";
+            << "test.json: connections.redisUrl: unknown scheme \"http\"";
+        QTest::newRow("redis port out of range")
+            << "connections.redisUrl"
+            << QJsonValue(QStringLiteral("redis://:hunter2@cache:70000/0")) << false
+            << "test.json: connections.redisUrl: port 70000 is out of range (1 to 65535)";
+        QTest::newRow("postgres port out of range")
+            << "connections.postgresUrl"
+            << QJsonValue(QStringLiteral("postgresql://app:hunter2@db:70000/app")) << false
+            << "test.json: connections.postgresUrl: port 70000 is out of range (1 to 65535)";
+        QTest::newRow("redis over unix socket")
+            << "connections.redisUrl" << QJsonValue(QStringLiteral("unix:///run/redis.sock"))
+            << false
+            << "test.json: connections.redisUrl: unix:// (a Unix socket) is not supported yet";
+        QTest::newRow("unknown time zone")
+            << "run.timeZone" << QJsonValue(QStringLiteral("Mars/Olympus_Mons")) << false
+            << "test.json: run.timeZone: 'Mars/Olympus_Mons' is not a known time zone";
+        // Qt's own offset id: PostgreSQL would read it as POSIX, with the sign reversed.
+        QTest::newRow("qt offset time zone")
+            << "run.timeZone" << QJsonValue(QStringLiteral("UTC+05:00")) << false
+            << "test.json: run.timeZone: 'UTC+05:00' is not a known time zone";
+        QTest::newRow("empty time zone") << "run.timeZone" << QJsonValue(QString()) << false
+                                         << "test.json: run.timeZone: '' is not a known time zone";
+        QTest::newRow("time zone as a path")
+            << "run.timeZone" << QJsonValue(QStringLiteral("Europe/../Europe/Berlin")) << false
+            << "test.json: run.timeZone: 'Europe/../Europe/Berlin' is not a known time zone";
         QTest::newRow("missing postgres url") << "connections.postgresUrl" << QJsonValue() << true
                                               << "test.json: connections.postgresUrl: is not set "
                                                  "(set it in the file or in $RECLAIM_PG_URL)";
@@ -147,6 +171,74 @@ private slots:
         QFETCH(bool, remove);
         QFETCH(QString, expected);
         auto c = loadEdited(path, value, remove);
+        QVERIFY(!c.hasValue());
+        QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
+        QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
+    }
+
+    void knownTimeZonesLoad_data()
+    {
+        QTest::addColumn<QString>("zone");
+        for (const char *zone : {"UTC", "Etc/UTC", "Europe/Berlin", "America/New_York",
+                                 "America/Argentina/Buenos_Aires", "Etc/GMT+5"})
+            QTest::newRow(zone) << QString::fromLatin1(zone);
+    }
+
+    void knownTimeZonesLoad()
+    {
+        QFETCH(QString, zone);
+        auto c = loadEdited(QStringLiteral("run.timeZone"), zone);
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        QCOMPARE(c->run.timeZone, zone);
+    }
+
+    // The lock must outlive the longest single wait of a run: at least 3 x the larger of the
+    // PostgreSQL and Redis timeouts, or a write blocked on a table lock lets it expire.
+    void lockTtlMustOutlastTheLongestWait_data()
+    {
+        QTest::addColumn<int>("ttlS");
+        QTest::addColumn<int>("postgresMs");
+        QTest::addColumn<int>("redisMs");
+        QTest::addColumn<QString>("expected"); // empty: accepted
+
+        QTest::newRow("ttl equal to the postgres timeout (the incident)")
+            << 6 << 6000 << 2000
+            << "test.json: run.lockTtlSeconds: 6 s is too short: it must be at least 18 s, 3 "
+               "times the longest single wait of a run (run.postgresTimeoutMs 6000 ms, "
+               "run.redisTimeoutMs 2000 ms)";
+        QTest::newRow("one second short")
+            << 17 << 6000 << 2000 << "test.json: run.lockTtlSeconds: 17 s is too short";
+        QTest::newRow("exactly three times") << 18 << 6000 << 2000 << QString();
+        QTest::newRow("redis is the longer wait")
+            << 20 << 1000 << 10000
+            << "test.json: run.lockTtlSeconds: 20 s is too short: it must be at least 30 s";
+        QTest::newRow("redis wait, enough") << 30 << 1000 << 10000 << QString();
+        QTest::newRow("rounded up to whole seconds")
+            << 2 << 700 << 50
+            << "test.json: run.lockTtlSeconds: 2 s is too short: it must be "
+               "at least 3 s";
+        QTest::newRow("smallest ttl, short waits") << 2 << 600 << 600 << QString();
+    }
+
+    void lockTtlMustOutlastTheLongestWait()
+    {
+        QFETCH(int, ttlS);
+        QFETCH(int, postgresMs);
+        QFETCH(int, redisMs);
+        QFETCH(QString, expected);
+        QJsonObject config = sample();
+        QJsonObject run = config.value(QStringLiteral("run")).toObject();
+        run.insert(QStringLiteral("lockTtlSeconds"), ttlS);
+        run.insert(QStringLiteral("postgresTimeoutMs"), postgresMs);
+        run.insert(QStringLiteral("redisTimeoutMs"), redisMs);
+        config.insert(QStringLiteral("run"), run);
+        auto c = ConfigLoader::loadJson(QJsonDocument(config).toJson(), QStringLiteral("test.json"),
+                                        emptyEnv());
+        if (expected.isEmpty()) {
+            QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+            QCOMPARE(c->run.lockTtl.count(), ttlS);
+            return;
+        }
         QVERIFY(!c.hasValue());
         QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
     }

@@ -67,10 +67,28 @@ void TestDaemonCommandLine::parses_data()
                        QStringLiteral("xml")}
         << QStringLiteral("--log-format") << true << 0 << QString() << QString() << QString()
         << false;
-    QTest::newRow("zero interval") << QStringList{QStringLiteral("--daemon"),
-                                                  QStringLiteral("--interval"), QStringLiteral("0")}
-                                   << QStringLiteral("--interval") << true << 0 << QString()
-                                   << QString() << QString() << false;
+    // --interval: the allowed range is 1..86400 s; everything else is refused with that range.
+    for (const char *accepted : {"1", "86400"})
+        QTest::addRow("interval %s", accepted)
+            << QStringList{QStringLiteral("--daemon"), QStringLiteral("--interval"),
+                           QString::fromLatin1(accepted)}
+            << QString() << true << QString::fromLatin1(accepted).toInt() << QStringLiteral("text")
+            << QString() << def << false;
+    // 4294968 s wraps a 32-bit millisecond count to a tiny interval, 2147484 s to a negative one.
+    for (const char *refused :
+         {"0", "-5", "-1", "86401", "2147484", "4294968", "99999999999", "1.5", "abc", "5s", ""})
+        QTest::addRow("interval '%s' refused", refused)
+            << QStringList{QStringLiteral("--daemon"),
+                           QStringLiteral("--interval=%1").arg(QString::fromLatin1(refused))}
+            << QStringLiteral("--interval must be a whole number of seconds from 1 to 86400, "
+                              "not '%1'")
+                   .arg(QString::fromLatin1(refused))
+            << true << 0 << QString() << QString() << QString() << false;
+    QTest::newRow("interval negative as its own argument")
+        << QStringList{QStringLiteral("--daemon"), QStringLiteral("--interval"),
+                       QStringLiteral("-5")}
+        << QStringLiteral("from 1 to 86400, not '-5'") << true << 0 << QString() << QString()
+        << QString() << false;
     QTest::newRow("daemon and once")
         << QStringList{QStringLiteral("--daemon"), QStringLiteral("--once")}
         << QStringLiteral("cannot be combined") << true << 0 << QString() << QString() << QString()

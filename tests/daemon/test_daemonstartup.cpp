@@ -45,6 +45,8 @@ private slots:
     void metricsOffAndSigint();
     void logFileGetsTheSameLines();
     void unwritableLogFileIsRefused();
+    void badIntervalExitsOne_data();
+    void badIntervalExitsOne();
 };
 
 void TestDaemonStartup::keepsRunningWhileServersAreDown()
@@ -175,6 +177,29 @@ void TestDaemonStartup::unwritableLogFileIsRefused()
     QVERIFY2(
         d.rawStderr().startsWith("reclaim: cannot open the log file /proc/no-such-dir/reclaim.log"),
         d.rawStderr().constData());
+    QVERIFY(d.eventsOf(QStringLiteral("run-start")).isEmpty());
+}
+
+void TestDaemonStartup::badIntervalExitsOne_data()
+{
+    QTest::addColumn<QString>("interval");
+    // 2147484 s and 4294968 s are the values that once overflowed the millisecond timer.
+    for (const char *v : {"0", "-5", "86401", "2147484", "4294968", "abc"})
+        QTest::newRow(v) << QString::fromLatin1(v);
+}
+
+void TestDaemonStartup::badIntervalExitsOne()
+{
+    QFETCH(QString, interval);
+    DaemonProcess d(unreachableServers());
+    QVERIFY(
+        d.start({QStringLiteral("--config"), kSample, QStringLiteral("--interval=") + interval}));
+    QVERIFY(d.waitForExit(10000));
+    QCOMPARE(d.process().exitCode(), 1);
+    const QByteArray expected =
+        "reclaim: --interval must be a whole number of seconds from 1 to 86400, not '" +
+        interval.toUtf8() + "'\n";
+    QVERIFY2(d.rawStderr().startsWith(expected), d.rawStderr().constData());
     QVERIFY(d.eventsOf(QStringLiteral("run-start")).isEmpty());
 }
 

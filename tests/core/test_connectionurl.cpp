@@ -1,0 +1,231 @@
+// The connection URL parsers: each bad URL is refused with the real problem (port out of range,
+// unknown or unsupported scheme, missing host), and a password never appears in a message.
+#include "config/connectionurl.h"
+
+#include <QTest>
+
+using namespace reclaim;
+
+namespace {
+
+// Every password in these rows is built from these two halves, so a message that leaks any
+// part of one is caught.
+const QString kSecretHalves[] = {QStringLiteral("qq7"), QStringLiteral("zz9")};
+
+void verifyNoSecret(const QString &message)
+{
+    for (const QString &half : kSecretHalves)
+        QVERIFY2(!message.contains(half), qPrintable(message));
+}
+
+} // namespace
+
+class TestConnectionUrl : public QObject
+{
+    Q_OBJECT
+private slots:
+    void redisRefused_data();
+    void redisRefused();
+    void redisAccepted_data();
+    void redisAccepted();
+    void postgresRefused_data();
+    void postgresRefused();
+    void postgresAccepted_data();
+    void postgresAccepted();
+};
+
+void TestConnectionUrl::redisRefused_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("message"); // the whole error
+
+    const QString expected =
+        QStringLiteral(" (expected redis://[[user]:password@]host[:port][/database])");
+    QTest::newRow("port above 65535") << "redis://127.0.0.1:70000/0"
+                                      << "port 70000 is out of range (1 to 65535)";
+    QTest::newRow("port above 65535, with a password") << "redis://:qq7zz9@127.0.0.1:70000/0"
+                                                       << "port 70000 is out of range (1 to 65535)";
+    QTest::newRow("port 0") << "redis://127.0.0.1:0/0"
+                            << "port 0 is out of range (1 to 65535)";
+    QTest::newRow("port far out of range")
+        << "redis://cache:99999999999999999999"
+        << "port 99999999999999999999 is out of range (1 to 65535)";
+    QTest::newRow("port not a number") << "redis://:qq7zz9@cache:six/0"
+                                       << "port 'six' is not a number";
+    QTest::newRow("unknown scheme")
+        << "xyz://127.0.0.1:6379" << QStringLiteral("unknown scheme \"xyz\"") + expected;
+    QTest::newRow("http") << "http://:qq7zz9@cache:6379"
+                          << QStringLiteral("unknown scheme \"http\"") + expected;
+    QTest::newRow("no scheme") << "127.0.0.1:6379" << QStringLiteral("not a URL") + expected;
+    QTest::newRow("empty") << "" << QStringLiteral("not a URL") + expected;
+    QTest::newRow("tls") << "rediss://:qq7zz9@cache:6380/0"
+                         << "rediss:// (Redis over TLS) is not supported yet; use redis://";
+    QTest::newRow("sentinel") << "redis+sentinel://:qq7zz9@sentinel:26379/mymaster"
+                              << "redis+sentinel:// (Redis Sentinel) is not supported yet; give "
+                                 "the master's address as redis://host:port";
+    QTest::newRow("unix socket") << "unix:///run/redis/redis.sock"
+                                 << "unix:// (a Unix socket) is not supported yet; use "
+                                    "redis://host:port";
+    QTest::newRow("missing host, port given") << "redis://:6379/0"
+                                              << "the host is missing";
+    QTest::newRow("missing host, nothing given") << "redis:///0"
+                                                 << "the host is missing";
+    QTest::newRow("missing host, password given") << "redis://:qq7zz9@/0"
+                                                  << "the host is missing";
+    QTest::newRow("missing host, password given, no path") << "redis://:qq7zz9@"
+                                                           << "the host is missing";
+    // A raw '/' in the password: the text after it must not be read as host and port.
+    QTest::newRow("raw slash in the password")
+        << "redis://:qq7/zz9@cache:6379/0"
+        << "cannot tell where the user name and password end: percent-encode '/', '?', '#' and "
+           "'@' in them (%2F, %3F, %23, %40)";
+    QTest::newRow("raw hash in the password")
+        << "redis://:qq7#zz9@cache:6379/0"
+        << "cannot tell where the user name and password end: percent-encode '/', '?', '#' and "
+           "'@' in them (%2F, %3F, %23, %40)";
+    QTest::newRow("ipv6 without brackets")
+        << "redis://::1:6379/0"
+        << "more than one ':' after the host (an IPv6 host needs brackets, as in [::1]:port)";
+    QTest::newRow("ipv6 unclosed") << "redis://[::1:6379/0"
+                                   << "the IPv6 host has no closing ']'";
+    QTest::newRow("database not a number") << "redis://:qq7zz9@cache:6379/zero"
+                                           << "database 'zero' is not a number";
+}
+
+void TestConnectionUrl::redisRefused()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, message);
+    const auto r = parseRedisUrl(url);
+    QVERIFY(!r.hasValue());
+    QCOMPARE(r.error(), message);
+    verifyNoSecret(r.error());
+}
+
+void TestConnectionUrl::redisAccepted_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<int>("database");
+    QTest::newRow("plain") << "redis://127.0.0.1:6379/0"
+                           << "127.0.0.1" << 6379 << "" << 0;
+    QTest::newRow("default port") << "redis://cache/2"
+                                  << "cache" << 6379 << "" << 2;
+    QTest::newRow("empty port is the default") << "redis://cache:/2"
+                                               << "cache" << 6379 << "" << 2;
+    QTest::newRow("lowest port") << "redis://cache:1"
+                                 << "cache" << 1 << "" << 0;
+    QTest::newRow("highest port") << "redis://cache:65535"
+                                  << "cache" << 65535 << "" << 0;
+    QTest::newRow("encoded password") << "redis://:qq7%2F%40zz9@cache:6380/1"
+                                      << "cache" << 6380 << "qq7/@zz9" << 1;
+    QTest::newRow("ipv6") << "redis://user:qq7zz9@[::1]:6390/3"
+                          << "::1" << 6390 << "qq7zz9" << 3;
+    QTest::newRow("upper-case scheme") << "REDIS://cache:6379"
+                                       << "cache" << 6379 << "" << 0;
+}
+
+void TestConnectionUrl::redisAccepted()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(QString, password);
+    QFETCH(int, database);
+    const auto r = parseRedisUrl(url);
+    QVERIFY2(r.hasValue(), r ? "" : qPrintable(r.error()));
+    QCOMPARE(r->host, host);
+    QCOMPARE(r->port, port);
+    QCOMPARE(r->password, password);
+    QCOMPARE(r->database, database);
+    verifyNoSecret(r->redacted());
+}
+
+void TestConnectionUrl::postgresRefused_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("message");
+
+    const QString expected =
+        QStringLiteral(" (expected postgresql://user[:password]@host[:port]/database)");
+    QTest::newRow("port above 65535") << "postgresql://app:qq7zz9@db:70000/app"
+                                      << "port 70000 is out of range (1 to 65535)";
+    QTest::newRow("port 0") << "postgresql://app@db:0/app"
+                            << "port 0 is out of range (1 to 65535)";
+    QTest::newRow("port not a number") << "postgres://app:qq7zz9@db:pg/app"
+                                       << "port 'pg' is not a number";
+    QTest::newRow("unknown scheme")
+        << "mysql://app:qq7zz9@db/app" << QStringLiteral("unknown scheme \"mysql\"") + expected;
+    QTest::newRow("no scheme") << "app:qq7zz9@db/app" << QStringLiteral("not a URL") + expected;
+    QTest::newRow("missing host") << "postgresql:///app"
+                                  << "the host is missing";
+    QTest::newRow("missing host, password given") << "postgresql://app:qq7zz9@:5432/app"
+                                                  << "the host is missing";
+    QTest::newRow("raw question mark in the password")
+        << "postgresql://app:qq7?zz9@db/app"
+        << "cannot tell where the user name and password end: percent-encode '/', '?', '#' and "
+           "'@' in them (%2F, %3F, %23, %40)";
+    QTest::newRow("no database") << "postgresql://app:qq7zz9@db:5432"
+                                 << QStringLiteral("no database name") + expected;
+    QTest::newRow("bad option name") << "postgresql://app:qq7zz9@db/app?ssl-mode=require"
+                                     << "invalid option name 'ssl-mode'";
+}
+
+void TestConnectionUrl::postgresRefused()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, message);
+    const auto r = parsePostgresUrl(url);
+    QVERIFY(!r.hasValue());
+    QCOMPARE(r.error(), message);
+    verifyNoSecret(r.error());
+}
+
+void TestConnectionUrl::postgresAccepted_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<QString>("database");
+    QTest::addColumn<QString>("options");
+    QTest::newRow("plain") << "postgresql://app:qq7zz9@db.internal:6543/prod"
+                           << "db.internal" << 6543 << "qq7zz9"
+                           << "prod"
+                           << "";
+    QTest::newRow("short scheme, default port, option") << "postgres://app@db/app?sslmode=require"
+                                                        << "db" << 5432 << ""
+                                                        << "app"
+                                                        << "sslmode=require";
+    QTest::newRow("ipv6") << "postgresql://app@[::1]:5433/app"
+                          << "::1" << 5433 << ""
+                          << "app"
+                          << "";
+    QTest::newRow("highest port") << "postgresql://app@db:65535/app"
+                                  << "db" << 65535 << ""
+                                  << "app"
+                                  << "";
+}
+
+void TestConnectionUrl::postgresAccepted()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(QString, password);
+    QFETCH(QString, database);
+    QFETCH(QString, options);
+    const auto r = parsePostgresUrl(url);
+    QVERIFY2(r.hasValue(), r ? "" : qPrintable(r.error()));
+    QCOMPARE(r->host, host);
+    QCOMPARE(r->port, port);
+    QCOMPARE(r->password, password);
+    QCOMPARE(r->database, database);
+    QCOMPARE(r->options, options);
+    verifyNoSecret(r->redacted());
+}
+
+QTEST_GUILESS_MAIN(TestConnectionUrl)
+#include "test_connectionurl.moc"
