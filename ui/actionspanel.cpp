@@ -11,6 +11,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QScrollBar>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTextDocument>
 #include <QToolButton>
@@ -25,6 +26,21 @@ QString hhmmss(const QDateTime &t)
     return t.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
 }
 
+// A job id cut short keeps its domain and its end, the parts that tell jobs apart; prose (the
+// detail) is cut at the end as usual.
+class MiddleElided final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideMiddle;
+    }
+};
+
 } // namespace
 
 ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *reject, QWidget *parent)
@@ -33,7 +49,7 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
 {
     m_view->setModel(model);
     configureTable(m_view);
-    m_view->setTextElideMode(Qt::ElideMiddle); // a job id keeps its domain and its end
+    m_view->setItemDelegateForColumn(ActionsModel::JobColumn, new MiddleElided(m_view));
     QHeaderView *header = m_view->horizontalHeader();
     header->setStretchLastSection(false);
     header->setSectionResizeMode(QHeaderView::Fixed); // fitColumns decides, at every width

@@ -143,8 +143,9 @@ bool CandidatesPanel::eventFilter(QObject *watched, QEvent *event)
 }
 
 // Widths from the font, so that the words fit wherever the console runs. The short columns
-// keep their width; the planned action gives way down to its verb, and the evidence (last, and
-// in full in the details panel and the tooltip) takes what is left.
+// keep their width; the planned action gives way down to its verb, then the job type (also in
+// the details panel's title) steps aside, and the evidence (last, and in full in the details
+// panel and the tooltip) takes what is left.
 void CandidatesPanel::fitColumns()
 {
     QFont boldFont = m_view->font();
@@ -166,14 +167,19 @@ void CandidatesPanel::fitColumns()
         {CandidateTableModel::TypeColumn, width(fm, "GENERATE")},
         {CandidateTableModel::StatusColumn, width(fm, "PROCESSING")},
         {CandidateTableModel::AgeColumn, width(fm, "23 h 59 min")}};
-    int room = m_view->viewport()->width();
-    for (const auto &[column, w] : fixed) {
-        m_view->setColumnWidth(column, w);
-        room -= w;
-    }
     const int plannedWanted = width(fm, "REQUEUE to video-generation") + icon;
     const int plannedMinimum = width(fm, "REQUEUE to \u2026") + icon;
     const int evidenceMinimum = fm.horizontalAdvance(QLatin1Char('m')) * 10;
+    int room = m_view->viewport()->width();
+    for (const auto &[column, w] : fixed)
+        room -= w;
+    const int typeWidth = fixed[3].second;
+    const bool showType = room - plannedMinimum - evidenceMinimum >= 0;
+    m_view->setColumnHidden(CandidateTableModel::TypeColumn, !showType);
+    if (!showType)
+        room += typeWidth;
+    for (const auto &[column, w] : fixed)
+        m_view->setColumnWidth(column, w);
     const int planned = std::clamp(room - evidenceMinimum, plannedMinimum, plannedWanted);
     m_view->setColumnWidth(CandidateTableModel::ActionColumn, planned);
     m_view->setColumnWidth(CandidateTableModel::EvidenceColumn,

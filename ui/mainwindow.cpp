@@ -180,7 +180,7 @@ void MainWindow::buildMenus()
     filter->setShortcut(QKeySequence::Find);
     connect(filter, &QAction::triggered, m_candidatesPanel, &CandidatesPanel::focusFilter);
     const QList<QAction *> verdicts = m_candidatesPanel->verdictActions();
-    const Qt::Key verdictKeys[] = {Qt::Key_U, Qt::Key_B, Qt::Key_S};
+    const Qt::Key verdictKeys[] = {Qt::Key_U, Qt::Key_A, Qt::Key_S};
     for (qsizetype i = 0; i < verdicts.size(); ++i)
         verdicts.at(i)->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | verdictKeys[i]));
     view->addSeparator();
@@ -285,6 +285,7 @@ void MainWindow::buildLayout()
         if (!selectCandidate(key))
             setCurrentKey(key); // filtered out of the table: show it anyway
     });
+    fitDomainColumn();
     connect(m_domainProxy, &QAbstractItemModel::modelReset, this, &MainWindow::fitDomainColumn);
     connect(m_domainProxy, &QAbstractItemModel::layoutChanged, this, &MainWindow::fitDomainColumn);
     connect(m_domainProxy, &QAbstractItemModel::dataChanged, this, &MainWindow::fitDomainColumn);
@@ -339,9 +340,16 @@ void MainWindow::fitDomainColumn()
     QHeaderView *header = m_domainView->horizontalHeader();
     int needed =
         2 * m_domainView->frameWidth() + m_domainView->verticalScrollBar()->sizeHint().width();
+    // Before the first report too: the titles, "All domains" in bold and a few digits each, so
+    // that the first layout already leaves the counts their room.
+    QFont bold = m_domainView->font();
+    bold.setBold(true);
+    const int digits = m_domainView->fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 12;
+    const int name = QFontMetrics(bold).horizontalAdvance(QStringLiteral("All domains")) + 28;
     for (int c = 0; c < DomainListModel::ColumnCount; ++c)
-        needed += std::max(static_cast<QAbstractItemView *>(m_domainView)->sizeHintForColumn(c),
-                           header->sectionSizeHint(c));
+        needed += std::max({static_cast<QAbstractItemView *>(m_domainView)->sizeHintForColumn(c),
+                            header->sectionSizeHint(c),
+                            c == DomainListModel::NameColumn ? name : digits});
     m_domainView->setMinimumWidth(std::min(needed, 420));
 }
 
