@@ -201,6 +201,12 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
             return m_stale ? m_staleWhy + QLatin1Char('\n') + verdictMeaning(v) : verdictMeaning(v);
         case EvidenceColumn:
             return r.summary();
+        case DomainColumn: // a narrow column may elide these: the tooltip has them whole
+            return c.domain;
+        case IdColumn:
+            return c.id;
+        case TypeColumn:
+            return typeText(c);
         case AgeColumn:
             return QStringLiteral("updatedAt %1, as of the run at %2")
                 .arg(c.updatedAtText, m_now.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
