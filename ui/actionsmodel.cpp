@@ -4,6 +4,7 @@
 #include "verdictstyle.h"
 
 #include <QFont>
+#include <QRegularExpression>
 #include <QSet>
 
 namespace reclaim::ui {
@@ -20,16 +21,27 @@ int ActionsModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-namespace {
+QString compactPreconditionText(const Precondition &p, bool wholeSeconds)
+{
+    // PostgreSQL's text form: "2026-12-01 23:57:16.608" (maybe with a zone); anything else is
+    // shown whole.
+    static const QRegularExpression dateTime(
+        QStringLiteral("^\\d{4}-\\d{2}-\\d{2}[ T](\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?)"));
+    const QRegularExpressionMatch m = dateTime.match(p.updatedAtText);
+    QString time = m.hasMatch() ? m.captured(1) : p.updatedAtText;
+    if (m.hasMatch() && wholeSeconds)
+        time = time.left(8);
+    return QStringLiteral("%1 \u00b7 %2").arg(p.status, time);
+}
 
 QString preconditionText(const Precondition &p)
 {
-    return QStringLiteral("%1, updatedAt %2, gen %3")
+    return QStringLiteral("status %1, updatedAt %2, generation %3")
         .arg(p.status, p.updatedAtText)
         .arg(p.generation);
 }
 
-QString detailText(const Action &a)
+QString actionDetailText(const Action &a)
 {
     if (a.result == ActionResult::Pending) {
         if (a.kind == ActionKind::Requeue)
@@ -47,6 +59,13 @@ QString detailText(const Action &a)
         text = text.isEmpty() ? parent : text + QStringLiteral("; ") + parent;
     }
     return text.isEmpty() ? actionResultMeaning(a.result) : text;
+}
+
+namespace {
+
+QString hhmmss(const QDateTime &t)
+{
+    return t.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
 }
 
 } // namespace
@@ -68,66 +87,92 @@ QVariant ActionsModel::data(const QModelIndex &index, int role) const
         break;
     }
     const int column = index.column();
+    const bool pending = a.result == ActionResult::Pending && !e.approving;
+    const bool held = pending && !m_hold.isEmpty() && !m_readOnly;
     if (role == Qt::DisplayRole) {
         switch (column) {
         case ResultColumn:
             if (e.approving)
                 return QStringLiteral("running\u2026");
-            if (m_readOnly && a.result == ActionResult::Pending)
-                return QStringLiteral("planned, not run");
-            return actionResultText(a.result);
+            if (m_readOnly && pending)
+                return QStringLiteral("planned");
+            if (held)
+                return QStringLiteral("on hold");
+            return actionResultShortText(a.result);
         case KindColumn:
             return actionKindName(a.kind);
         case JobColumn:
             return a.id;
         case PreconditionColumn:
-            return preconditionText(a.precondition);
+            return compactPreconditionText(a.precondition, m_wholeSeconds);
         case DetailColumn:
-            return detailText(a);
+            return actionDetailText(a);
         case TimeColumn:
-            return (a.executedAt.isValid() ? a.executedAt : e.plannedAt)
-                .toLocalTime()
-                .toString(QStringLiteral("HH:mm:ss"));
+            return hhmmss(a.executedAt.isValid() ? a.executedAt : e.plannedAt);
         default:
             return {};
         }
     }
     if (role == Qt::DecorationRole && column == ResultColumn)
-        return e.approving ? runningIcon() : actionResultIcon(a.result);
-    if (role == Qt::ForegroundRole && column == ResultColumn)
-        return actionResultColor(a.result);
+        return e.approving ? runningIcon() : (held ? heldIcon() : actionResultIcon(a.result));
+    if (role == Qt::ForegroundRole) {
+        if (held)
+            return staleColor();
+        if (column == ResultColumn)
+            return actionResultColor(a.result);
+        return {};
+    }
     if (role == Qt::FontRole && column == KindColumn) {
         QFont f;
         f.setBold(true);
         return f;
     }
     if (role == Qt::ToolTipRole) {
-        if (column == ResultColumn)
-            return actionResultMeaning(a.result);
-        if (column == DetailColumn)
-            return detailText(a);
-        if (column == JobColumn)
+        switch (column) {
+        case ResultColumn: {
+            if (e.approving)
+                return QStringLiteral("Running: re-checking under the lock, then executing.");
+            if (m_readOnly && pending)
+                return QStringLiteral("Planned, not run: this console is read-only.");
+            if (held)
+                return m_hold;
+            const QString when = a.executedAt.isValid()
+                                     ? QStringLiteral("ran at %1").arg(hhmmss(a.executedAt))
+                                     : QStringLiteral("planned at %1").arg(hhmmss(e.plannedAt));
+            return QStringLiteral("%1 (%2): %3")
+                .arg(actionResultText(a.result), when, actionResultMeaning(a.result));
+        }
+        case DetailColumn:
+            return actionDetailText(a);
+        case JobColumn:
             return a.jobType.isEmpty() ? a.id : QStringLiteral("%1, type %2").arg(a.id, a.jobType);
-        if (column == TimeColumn)
+        case TimeColumn:
             return a.executedAt.isValid() ? QStringLiteral("ran at this time")
                                           : QStringLiteral("planned at this time");
-        if (column == PreconditionColumn)
+        case PreconditionColumn:
             return QStringLiteral(
                        "The write happens only where the row still has status %1 and updatedAt %2, "
                        "and generation %3 is still the newest run")
                 .arg(a.precondition.status, a.precondition.updatedAtText)
                 .arg(a.precondition.generation);
+        default:
+            return {};
+        }
     }
     return {};
 }
 
 QVariant ActionsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
-        section >= ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    static const char *const names[] = {"Result", "Action",       "Job",
-                                        "Time",   "Precondition", "Detail"};
+    if (role == Qt::ToolTipRole && section == PreconditionColumn)
+        return QStringLiteral("What the conditional write checks: the row's status and the time of "
+                              "its updatedAt (date and generation in each cell's tooltip)");
+    if (role != Qt::DisplayRole)
+        return {};
+    static const char *const names[] = {"Result",       "Action", "Job",
+                                        "Precondition", "Time",   "Detail"};
     return QString::fromLatin1(names[section]);
 }
 
@@ -227,6 +272,26 @@ void ActionsModel::reject(const QString &key)
     a.resultDetail = QStringLiteral("rejected by the operator; nothing written");
     a.executedAt = QDateTime::currentDateTimeUtc();
     emitRowChanged(row);
+}
+
+void ActionsModel::setHold(const QString &why)
+{
+    if (why == m_hold)
+        return;
+    m_hold = why;
+    if (!m_entries.isEmpty())
+        emit dataChanged(index(0, 0),
+                         index(static_cast<int>(m_entries.size()) - 1, ColumnCount - 1));
+}
+
+void ActionsModel::setWholeSeconds(bool wholeSeconds)
+{
+    if (wholeSeconds == m_wholeSeconds)
+        return;
+    m_wholeSeconds = wholeSeconds;
+    if (!m_entries.isEmpty())
+        emit dataChanged(index(0, PreconditionColumn),
+                         index(static_cast<int>(m_entries.size()) - 1, PreconditionColumn));
 }
 
 const Action *ActionsModel::actionFor(const QString &key) const

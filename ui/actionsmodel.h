@@ -1,7 +1,8 @@
 // Planned recovery actions with their preconditions, and each one's result once it has run.
 // A refresh replaces what is still pending with the new plan and keeps finished actions as
 // history (even when the same row is planned again), so the operator sees what was done to
-// which row and when. Lookups by id find the newest entry.
+// which row and when. Lookups by id find the newest entry. Cells are compact (the panel is
+// narrow); tooltips and the panel's pane below the table say everything in full.
 #pragma once
 
 #include "domain/runreport.h"
@@ -20,8 +21,8 @@ public:
         ResultColumn,
         KindColumn,
         JobColumn,
-        TimeColumn,
         PreconditionColumn,
+        TimeColumn,
         DetailColumn,
         ColumnCount
     };
@@ -48,6 +49,14 @@ public:
     void setApproving(const QString &key, bool approving);
     // The operator said no: nothing is written; the action shows as dropped.
     void reject(const QString &key);
+    // Pending actions are held (shown "on hold", `why` in their tooltip) while the tables show
+    // an earlier run; an empty `why` releases them.
+    void setHold(const QString &why);
+    QString hold() const { return m_hold; }
+    // Where the panel is too narrow, preconditions show whole seconds (the exact value stays in
+    // the tooltip and the pane below the table).
+    void setWholeSeconds(bool wholeSeconds);
+    bool wholeSeconds() const { return m_wholeSeconds; }
 
     const Action *actionFor(const QString &key) const;
     bool isApproving(const QString &key) const;
@@ -67,6 +76,16 @@ private:
     QList<Entry> m_entries;
     QHash<QString, int> m_index;
     bool m_readOnly = false;
+    QString m_hold;
+    bool m_wholeSeconds = false;
 };
+
+// "PROCESSING · 23:57:16.608": the status and the time of day of the updatedAt the conditional
+// write compares against (the date and the generation are in the full text).
+QString compactPreconditionText(const Precondition &p, bool wholeSeconds = false);
+// "status PROCESSING, updatedAt 2026-12-01 23:57:16.608, generation 7".
+QString preconditionText(const Precondition &p);
+// What the action does (pending) or what came of it (done), secrets redacted.
+QString actionDetailText(const Action &a);
 
 } // namespace reclaim::ui

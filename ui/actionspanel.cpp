@@ -2,31 +2,59 @@
 
 #include "actionsmodel.h"
 #include "tablestyle.h"
+#include "verdictstyle.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollBar>
+#include <QStyledItemDelegate>
 #include <QTableView>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 namespace reclaim::ui {
 
+namespace {
+
+QString hhmmss(const QDateTime &t)
+{
+    return t.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+}
+
+// A job id cut short keeps its domain and its end, the parts that tell jobs apart; prose (the
+// detail) is cut at the end as usual.
+class MiddleElided final : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideMiddle;
+    }
+};
+
+} // namespace
+
 ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *reject, QWidget *parent)
     : QWidget(parent), m_model(model), m_view(new QTableView(this)), m_title(new QLabel(this)),
-      m_hint(new QLabel(this))
+      m_hint(new QLabel(this)), m_selected(new QLabel(this))
 {
     m_view->setModel(model);
     configureTable(m_view);
-    m_view->horizontalHeader()->setStretchLastSection(false);
-    m_view->setColumnWidth(ActionsModel::ResultColumn, 150);
-    m_view->setColumnWidth(ActionsModel::KindColumn, 78);
-    m_view->setColumnWidth(ActionsModel::JobColumn, 200);
-    m_view->setColumnWidth(ActionsModel::TimeColumn, 110);
-    m_view->setColumnWidth(ActionsModel::PreconditionColumn, 330);
-    m_view->setColumnWidth(ActionsModel::DetailColumn, 400);
+    m_view->setItemDelegateForColumn(ActionsModel::JobColumn, new MiddleElided(m_view));
+    QHeaderView *header = m_view->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Fixed); // fitColumns decides, at every width
+    header->setMinimumSectionSize(24);
+    m_view->viewport()->installEventFilter(this);
 
     auto *approveButton = new QToolButton(this);
     approveButton->setDefaultAction(approve);
@@ -42,29 +70,100 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
     m_title->setFont(bold);
     m_hint->setWordWrap(true);
     m_hint->setStyleSheet(QStringLiteral("color:#455a64"));
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_selected->setWordWrap(true);
+    m_selected->setTextFormat(Qt::RichText);
+    m_selected->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_selected->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_title);
-    top->addStretch(1);
-    top->addWidget(approveButton);
-    top->addWidget(rejectButton);
+    // The title on its own line: next to the buttons it ran under them in a narrow panel.
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(approveButton, 0, Qt::AlignTop);
+    buttons->addWidget(rejectButton, 0, Qt::AlignTop);
+    buttons->addWidget(m_hint, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addLayout(top);
-    layout->addWidget(m_hint);
+    layout->addWidget(m_title);
+    layout->addLayout(buttons);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_selected);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
+                updateSelected();
                 if (!m_selecting && current.isValid())
                     emit actionSelected(current.data(ActionsModel::KeyRole).toString());
             });
+    auto changed = [this] {
+        updateTitle();
+        updateSelected();
+        fitColumns();
+    };
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-        connect(model, signal, this, &ActionsPanel::updateTitle);
-    connect(model, &QAbstractItemModel::dataChanged, this, &ActionsPanel::updateTitle);
-    connect(model, &QAbstractItemModel::modelReset, this, &ActionsPanel::updateTitle);
+        connect(model, signal, this, changed);
+    connect(model, &QAbstractItemModel::dataChanged, this, changed);
+    connect(model, &QAbstractItemModel::modelReset, this, changed);
     updateTitle();
+    updateSelected();
+}
+
+bool ActionsPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+// Widths by priority: result, action and precondition always at their full width (the
+// precondition drops its fraction of a second first when short of room); then the job id, elided
+// in the middle; then the time; the detail takes what is left, and gives way entirely when
+// nothing is (it is in its tooltip and in the pane below).
+void ActionsPanel::fitColumns()
+{
+    if (m_fitting)
+        return;
+    m_fitting = true;
+    QHeaderView *header = m_view->horizontalHeader();
+    auto wanted = [this, header](int column) {
+        return std::max(static_cast<QAbstractItemView *>(m_view)->sizeHintForColumn(column),
+                        header->sectionSizeHint(column));
+    };
+    const int em = fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    const int viewport = m_view->viewport()->width();
+    const int jobWanted = wanted(ActionsModel::JobColumn);
+    const int jobReadable = std::min(jobWanted, em * 10);
+    int room = 0;
+    for (const bool wholeSeconds : {false, true}) {
+        m_model->setWholeSeconds(wholeSeconds);
+        room = viewport;
+        for (const int c : {ActionsModel::ResultColumn, ActionsModel::KindColumn,
+                            ActionsModel::PreconditionColumn}) {
+            const int w = wanted(c);
+            m_view->setColumnWidth(c, w);
+            room -= w;
+        }
+        if (room >= jobReadable)
+            break;
+    }
+    // The job gives way before the precondition does: the pane below names it in full.
+    const int job = std::clamp(room, std::min(jobWanted, em * 3), jobWanted);
+    m_view->setColumnWidth(ActionsModel::JobColumn, job);
+    room -= job;
+    const int time = wanted(ActionsModel::TimeColumn);
+    const bool showTime = room >= time;
+    m_view->setColumnHidden(ActionsModel::TimeColumn, !showTime);
+    if (showTime) {
+        m_view->setColumnWidth(ActionsModel::TimeColumn, time);
+        room -= time;
+    }
+    const bool showDetail = room >= em * 6;
+    m_view->setColumnHidden(ActionsModel::DetailColumn, !showDetail);
+    if (showDetail)
+        m_view->setColumnWidth(ActionsModel::DetailColumn, room);
+    else if (room > 0) // no blank strip at the right: the job id takes the rest
+        m_view->setColumnWidth(ActionsModel::JobColumn, job + room);
+    m_fitting = false;
 }
 
 void ActionsPanel::updateTitle()
@@ -78,12 +177,57 @@ void ActionsPanel::updateTitle()
                                .arg(m_model->rowCount()));
 }
 
+QString ActionsPanel::title() const
+{
+    return m_title->text();
+}
+
+void ActionsPanel::updateSelected()
+{
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    const Action *a = current.isValid()
+                          ? m_model->actionFor(current.data(ActionsModel::KeyRole).toString())
+                          : nullptr;
+    if (!a) {
+        m_selected->setText(QStringLiteral("<i>No action selected.</i>"));
+        return;
+    }
+    const auto esc = [](const QString &s) {
+        return s.toHtmlEscaped();
+    };
+    const bool approving = current.data(ActionsModel::ApprovingRole).toBool();
+    QString result;
+    if (approving)
+        result = QStringLiteral("<b>running\u2026</b>");
+    else if (a->result == ActionResult::Pending)
+        result = QStringLiteral("<b>%1</b>")
+                     .arg(m_model->readOnly()         ? QStringLiteral("planned, not run")
+                          : m_model->hold().isEmpty() ? actionResultText(a->result)
+                                                      : QStringLiteral("on hold"));
+    else
+        result = QStringLiteral("<b style='color:%1'>%2</b> at %3")
+                     .arg(actionResultColor(a->result).name(), esc(actionResultText(a->result)),
+                          hhmmss(a->executedAt));
+    m_selected->setText(QStringLiteral("<b>%1</b> %2: %3 &mdash; %4<br>Only if %5.")
+                            .arg(esc(actionKindName(a->kind)), esc(a->id), result,
+                                 esc(actionDetailText(*a)),
+                                 esc(preconditionText(a->precondition))));
+}
+
+QString ActionsPanel::selectedText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_selected->text());
+    return doc.toPlainText();
+}
+
 void ActionsPanel::selectKey(const QString &key)
 {
     const int row = m_model->rowOf(key);
     m_selecting = true;
     if (row < 0) {
         m_view->selectionModel()->clearSelection();
+        m_view->selectionModel()->setCurrentIndex({}, QItemSelectionModel::NoUpdate);
     } else {
         const QModelIndex idx = m_model->index(row, 0);
         m_view->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
@@ -91,6 +235,7 @@ void ActionsPanel::selectKey(const QString &key)
         m_view->scrollTo(idx);
     }
     m_selecting = false;
+    updateSelected();
 }
 
 void ActionsPanel::setApprovalHint(const QString &hint)

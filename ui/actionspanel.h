@@ -1,5 +1,7 @@
 // The planned actions and their results, with Approve (A) and Reject (R, Delete) for the action
-// of the selected job. Says why approval is unavailable when it is.
+// of the selected job. Says why approval is unavailable when it is. The table keeps the result
+// and the precondition in view at any width (the job id and the detail give way first), and the
+// pane below it says the selected action's precondition, result and detail in full.
 #pragma once
 
 #include <QWidget>
@@ -20,20 +22,31 @@ public:
 
     // Selects the action of `key` (if it has one) without echoing actionSelected.
     void selectKey(const QString &key);
-    // Why the approve button is disabled ("" when it is enabled), shown under the buttons.
+    // Why the approve button is disabled ("" when it is enabled), shown next to the buttons.
     void setApprovalHint(const QString &hint);
     void updateTitle();
     QTableView *view() const { return m_view; }
+    QString title() const;
+    // The pane under the table: the selected action in full (plain text, for tests).
+    QString selectedText() const;
 
 signals:
     void actionSelected(const QString &key);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void fitColumns();
+    void updateSelected();
+
     ActionsModel *m_model;
     QTableView *m_view;
     QLabel *m_title;
     QLabel *m_hint;
+    QLabel *m_selected;
     bool m_selecting = false;
+    bool m_fitting = false;
 };
 
 } // namespace reclaim::ui

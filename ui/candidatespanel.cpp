@@ -5,10 +5,13 @@
 #include "tablestyle.h"
 #include "verdictstyle.h"
 
+#include <QAction>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -23,7 +26,7 @@ const char *const kWords[3] = {"Unknown", "Absent", "Scheduled"};
 CandidatesPanel::CandidatesPanel(CandidateTableModel *model, CandidateFilterProxy *proxy,
                                  QWidget *parent)
     : QWidget(parent), m_model(model), m_proxy(proxy), m_filter(new QLineEdit(this)),
-      m_shown(new QLabel(this)), m_view(new QTableView(this))
+      m_shown(new QLabel(this)), m_stale(new QLabel(this)), m_view(new QTableView(this))
 {
     auto *title = new QLabel(QStringLiteral("Candidates"), this);
     QFont bold = title->font();
@@ -41,19 +44,23 @@ CandidatesPanel::CandidatesPanel(CandidateTableModel *model, CandidateFilterProx
     filterRow->addWidget(title);
     filterRow->addWidget(m_filter, 1);
     for (int i = 0; i < 3; ++i) {
-        auto *b = new QToolButton(this);
-        b->setCheckable(true);
-        b->setChecked(true);
-        b->setIcon(verdictIcon(kVerdicts[i]));
-        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        b->setToolTip(verdictMeaning(kVerdicts[i]) +
-                      QStringLiteral("\nClick to show or hide these rows."));
+        // The action carries the menu's words; the button shows its icon text, the count.
+        auto *toggle =
+            new QAction(verdictIcon(kVerdicts[i]),
+                        QStringLiteral("Show %1 rows").arg(verdictName(kVerdicts[i])), this);
+        toggle->setCheckable(true);
+        toggle->setChecked(true);
+        toggle->setToolTip(verdictMeaning(kVerdicts[i]) +
+                           QStringLiteral("\nShow or hide these rows."));
         const Verdict v = kVerdicts[i];
-        connect(b, &QToolButton::toggled, this, [this, v](bool on) {
+        connect(toggle, &QAction::toggled, this, [this, v](bool on) {
             m_proxy->setVerdictShown(v, on);
             updateShown();
         });
-        m_verdictButtons[i] = b;
+        auto *b = new QToolButton(this);
+        b->setDefaultAction(toggle);
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        m_verdictActions[i] = toggle;
         filterRow->addWidget(b);
     }
     filterRow->addWidget(m_shown);
@@ -63,17 +70,20 @@ CandidatesPanel::CandidatesPanel(CandidateTableModel *model, CandidateFilterProx
     m_view->horizontalHeader()->setSortIndicator(CandidateTableModel::VerdictColumn,
                                                  Qt::AscendingOrder);
     m_view->setSortingEnabled(true);
-    m_view->horizontalHeader()->setSectionResizeMode(CandidateTableModel::EvidenceColumn,
-                                                     QHeaderView::Stretch);
-    const int widths[] = {112, 80, 140, 86, 100, 96, 0, 200};
-    for (int c = 0; c < CandidateTableModel::ColumnCount; ++c)
-        if (widths[c] > 0)
-            m_view->setColumnWidth(c, widths[c]);
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->viewport()->installEventFilter(this);
+    fitColumns();
+
+    m_stale->setWordWrap(true);
+    m_stale->setStyleSheet(
+        QStringLiteral("background:#fff4e5; color:#663c00; border:1px solid #e0b070; padding:3px"));
+    m_stale->hide();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(filterRow);
+    layout->addWidget(m_stale);
     layout->addWidget(m_view, 1);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -108,7 +118,7 @@ void CandidatesPanel::setCounts(const RunReport *report)
         // Before the first completed run there are no counts, which is not the same as zero.
         const QString n =
             report ? QString::number(report->count(kVerdicts[i])) : QStringLiteral("\u2014");
-        m_verdictButtons[i]->setText(
+        m_verdictActions[i]->setIconText(
             QStringLiteral("%1 %2").arg(QString::fromLatin1(kWords[i]), n));
     }
     updateShown();
@@ -118,6 +128,76 @@ void CandidatesPanel::focusFilter()
 {
     m_filter->setFocus();
     m_filter->selectAll();
+}
+
+QList<QAction *> CandidatesPanel::verdictActions() const
+{
+    return {m_verdictActions[0], m_verdictActions[1], m_verdictActions[2]};
+}
+
+bool CandidatesPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+// Widths from the font, so that the words fit wherever the console runs. The short columns
+// keep their width; the planned action gives way down to its verb, then the job type (also in
+// the details panel's title) steps aside, and the evidence (last, and in full in the details
+// panel and the tooltip) takes what is left.
+void CandidatesPanel::fitColumns()
+{
+    QFont boldFont = m_view->font();
+    boldFont.setBold(true);
+    const QFontMetrics fm = m_view->fontMetrics();
+    const int pad = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 12;
+    const int icon = 16 + 4;
+    auto width = [&](const QFontMetrics &metrics, const char *sample) {
+        return metrics.horizontalAdvance(QString::fromUtf8(sample)) + pad;
+    };
+    // When the rows are an earlier run's, the verdict also says "stale".
+    const int verdict = width(QFontMetrics(boldFont),
+                              !m_stale->isHidden() ? "SCHEDULED \u00b7 stale" : "SCHEDULED") +
+                        icon;
+    const std::pair<int, int> fixed[] = {
+        {CandidateTableModel::VerdictColumn, verdict},
+        {CandidateTableModel::DomainColumn, width(fm, "narration_")},
+        {CandidateTableModel::IdColumn, width(fm, "sj_qx3njkxtio40_")},
+        {CandidateTableModel::TypeColumn, width(fm, "GENERATE")},
+        {CandidateTableModel::StatusColumn, width(fm, "PROCESSING")},
+        {CandidateTableModel::AgeColumn, width(fm, "23 h 59 min")}};
+    const int plannedWanted = width(fm, "REQUEUE to video-generation") + icon;
+    const int plannedMinimum = width(fm, "REQUEUE to \u2026") + icon;
+    const int evidenceMinimum = fm.horizontalAdvance(QLatin1Char('m')) * 10;
+    int room = m_view->viewport()->width();
+    for (const auto &[column, w] : fixed)
+        room -= w;
+    const int typeWidth = fixed[3].second;
+    const bool showType = room - plannedMinimum - evidenceMinimum >= 0;
+    m_view->setColumnHidden(CandidateTableModel::TypeColumn, !showType);
+    if (!showType)
+        room += typeWidth;
+    for (const auto &[column, w] : fixed)
+        m_view->setColumnWidth(column, w);
+    const int planned = std::clamp(room - evidenceMinimum, plannedMinimum, plannedWanted);
+    m_view->setColumnWidth(CandidateTableModel::ActionColumn, planned);
+    m_view->setColumnWidth(CandidateTableModel::EvidenceColumn,
+                           std::max(room - planned, evidenceMinimum));
+}
+
+void CandidatesPanel::setStaleNote(const QString &text)
+{
+    m_stale->setText(text);
+    m_stale->setVisible(!text.isEmpty());
+    if (text.isEmpty())
+        m_stale->clear();
+    fitColumns();
+}
+
+QString CandidatesPanel::staleNote() const
+{
+    return m_stale->isVisible() ? m_stale->text() : QString();
 }
 
 void CandidatesPanel::updateShown()

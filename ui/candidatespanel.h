@@ -1,11 +1,13 @@
 // The candidates table with its filter bar: free text, one toggle per verdict (with its count),
-// and how many rows the filter leaves.
+// and how many rows the filter leaves; above the table, when the rows are an earlier run's, a
+// note saying so.
 #pragma once
 
 #include "domain/runreport.h"
 
 #include <QWidget>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -29,19 +31,30 @@ public:
     // Verdict counts of the last completed run (null: none yet, shown as a dash, not zero).
     void setCounts(const RunReport *report);
     void focusFilter();
+    // The verdict toggles (checkable, "Show UNKNOWN rows", ...), for the menu and its shortcuts.
+    QList<QAction *> verdictActions() const;
+    // The stale note over the table ("" hides it).
+    void setStaleNote(const QString &text);
+    QString staleNote() const;
+    QLabel *staleNoteLabel() const { return m_stale; }
 
 signals:
     // The operator moved to another row.
     void currentKeyChanged(const QString &key);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void updateShown();
+    void fitColumns();
 
     CandidateTableModel *m_model;
     CandidateFilterProxy *m_proxy;
     QLineEdit *m_filter;
-    QToolButton *m_verdictButtons[3] = {};
+    QAction *m_verdictActions[3] = {};
     QLabel *m_shown;
+    QLabel *m_stale;
     QTableView *m_view;
 };
 

@@ -3,6 +3,7 @@
 #include "verdictstyle.h"
 
 #include <QFont>
+#include <QHash>
 #include <algorithm>
 
 namespace reclaim::ui {
@@ -30,6 +31,20 @@ bool sameAction(const std::shared_ptr<const Action> &a, const std::shared_ptr<co
 QString typeText(const Candidate &c)
 {
     return c.type.isEmpty() ? QStringLiteral("-") : c.type;
+}
+
+// The verdict's icon greyed out: the shape still tells the verdict, the grey that it is old.
+QIcon staleVerdictIcon(Verdict v)
+{
+    static QHash<int, QIcon> cache;
+    auto it = cache.find(static_cast<int>(v));
+    if (it == cache.end()) {
+        QIcon grey;
+        for (const int size : {16, 32})
+            grey.addPixmap(verdictIcon(v).pixmap(size, size, QIcon::Disabled));
+        it = cache.insert(static_cast<int>(v), grey);
+    }
+    return *it;
 }
 
 bool sameForDisplay(const CandidateTableModel::Row &a, const CandidateTableModel::Row &b)
@@ -137,7 +152,9 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (column) {
         case VerdictColumn:
-            return role == SortRole ? QVariant(verdictSeverity(v)) : QVariant(verdictName(v));
+            if (role == SortRole)
+                return verdictSeverity(v);
+            return m_stale ? QStringLiteral("%1 \u00b7 stale").arg(verdictName(v)) : verdictName(v);
         case DomainColumn:
             return c.domain;
         case IdColumn:
@@ -158,29 +175,38 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::DecorationRole) {
         if (column == VerdictColumn)
-            return verdictIcon(v);
+            return m_stale ? staleVerdictIcon(v) : verdictIcon(v);
         if (column == ActionColumn && r.action)
             return r.approving ? runningIcon() : actionResultIcon(r.action->result);
         return {};
     }
     if (role == Qt::ForegroundRole) {
+        if (m_stale)
+            return staleColor();
         if (column == VerdictColumn)
             return verdictColor(v);
         if (column == ActionColumn && r.action)
             return actionResultColor(r.action->result);
         return {};
     }
-    if (role == Qt::FontRole && column == VerdictColumn) {
+    if (role == Qt::FontRole && (column == VerdictColumn || m_stale)) {
         QFont f;
-        f.setBold(true);
+        f.setBold(column == VerdictColumn);
+        f.setItalic(m_stale);
         return f;
     }
     if (role == Qt::ToolTipRole) {
         switch (column) {
         case VerdictColumn:
-            return verdictMeaning(v);
+            return m_stale ? m_staleWhy + QLatin1Char('\n') + verdictMeaning(v) : verdictMeaning(v);
         case EvidenceColumn:
             return r.summary();
+        case DomainColumn: // a narrow column may elide these: the tooltip has them whole
+            return c.domain;
+        case IdColumn:
+            return c.id;
+        case TypeColumn:
+            return typeText(c);
         case AgeColumn:
             return QStringLiteral("updatedAt %1, as of the run at %2")
                 .arg(c.updatedAtText, m_now.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
@@ -203,8 +229,8 @@ QVariant CandidateTableModel::headerData(int section, Qt::Orientation orientatio
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
     if (role == Qt::DisplayRole) {
-        static const char *const names[] = {"Verdict",   "Domain", "Job id",   "Type",
-                                            "DB status", "Age",    "Evidence", "Planned action"};
+        static const char *const names[] = {"Verdict",   "Domain", "Job id",         "Type",
+                                            "DB status", "Age",    "Planned action", "Evidence"};
         return QString::fromLatin1(names[section]);
     }
     if (role == Qt::ToolTipRole && section == AgeColumn)
@@ -368,6 +394,16 @@ void CandidateTableModel::setApproving(const QString &key, bool approving)
     m_rows[row].approving = approving;
     m_rows[row].refreshPlanned();
     emitRowChanged(row, row);
+}
+
+void CandidateTableModel::setStale(bool stale, const QString &why)
+{
+    if (stale == m_stale && why == m_staleWhy)
+        return;
+    m_stale = stale;
+    m_staleWhy = why;
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, 0), index(static_cast<int>(m_rows.size()) - 1, ColumnCount - 1));
 }
 
 void CandidateTableModel::clear()

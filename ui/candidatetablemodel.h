@@ -23,8 +23,8 @@ public:
         TypeColumn,
         StatusColumn,
         AgeColumn,
-        EvidenceColumn,
         ActionColumn,
+        EvidenceColumn, // last: the long one, elided first where the table is narrow
         ColumnCount
     };
     enum Role
@@ -66,6 +66,10 @@ public:
     // The result of an approved (or rejected) action.
     void updateAction(const Action &action);
     void setApproving(const QString &key, bool approving);
+    // Marks every row as what an earlier run saw (the latest run did not complete): greyed,
+    // the verdict reads "ABSENT \u00b7 stale", and `why` (which run, how old) is in its tooltip.
+    void setStale(bool stale, const QString &why);
+    bool isStale() const { return m_stale; }
     void clear();
 
     const Row *rowAt(int row) const;
@@ -92,6 +96,8 @@ private:
     QDateTime m_now;
     std::optional<qint64> m_nowSecs;
     MergeStats m_lastMerge;
+    bool m_stale = false;
+    QString m_staleWhy;
 };
 
 } // namespace reclaim::ui

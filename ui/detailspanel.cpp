@@ -28,6 +28,7 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     m_title->setFont(f);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true); // a long job id wraps rather than running off a narrow panel
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -3,6 +3,7 @@
 #include "actionsmodel.h"
 #include "actionspanel.h"
 #include "banner.h"
+#include "candidateexport.h"
 #include "candidatefilterproxy.h"
 #include "candidatespanel.h"
 #include "candidatetablemodel.h"
@@ -21,16 +22,20 @@
 #include "verdictstyle.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QCloseEvent>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace reclaim::ui {
@@ -42,7 +47,8 @@ QString hhmmss(const QDateTime &t)
     return t.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
 }
 
-QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent,
+                QLabel **titleLabel = nullptr)
 {
     auto *box = new QWidget(parent);
     auto *layout = new QVBoxLayout(box);
@@ -54,6 +60,8 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
     label->setFont(f);
     layout->addWidget(label);
     layout->addWidget(content, 1);
+    if (titleLabel)
+        *titleLabel = label;
     return box;
 }
 
@@ -76,6 +84,7 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
 
     buildActions();
     buildLayout();
+    buildMenus();
     restoreLayout();
 
     connect(m_session, &ConsoleSession::runStarted, this, [this] {
@@ -96,6 +105,10 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
         if (m_options.rememberProfile)
             m_settings.setAutoRefreshSeconds(seconds);
     });
+
+    // While the tables show an earlier run, their age in the stale marking keeps moving.
+    m_staleTicker.setInterval(15000);
+    connect(&m_staleTicker, &QTimer::timeout, this, &MainWindow::showFreshness);
 
     setWindowTitle(QStringLiteral("Reclaim console%1")
                        .arg(m_options.readOnly ? QStringLiteral(" (read-only)") : QString()));
@@ -129,21 +142,72 @@ void MainWindow::buildActions()
     m_profileAction = new QAction(QStringLiteral("Connection profile\u2026"), this);
     m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     connect(m_profileAction, &QAction::triggered, this, &MainWindow::openProfileDialog);
-    auto *quit = new QAction(QStringLiteral("Quit"), this);
-    quit->setShortcut(QKeySequence::Quit);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
+    m_export = new QAction(QStringLiteral("Export candidates\u2026"), this);
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setToolTip(
+        QStringLiteral("Write the candidates the table shows to a CSV or JSON file (Ctrl+E)."));
+    connect(m_export, &QAction::triggered, this, &MainWindow::openExportDialog);
+    m_quit = new QAction(QStringLiteral("Quit"), this);
+    m_quit->setShortcut(
+        QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
+    connect(m_quit, &QAction::triggered, this, &QWidget::close);
+}
 
+// Every command is in a menu with its shortcut beside it, so the console can be driven from the
+// keyboard alone: Alt opens the menus, and the shortcuts work from anywhere in the window.
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
+    file->addAction(m_export);
+    file->addSeparator();
+    file->addAction(m_quit);
     QMenu *connection = menuBar()->addMenu(QStringLiteral("&Connection"));
     connection->addAction(m_profileAction);
-    connection->addSeparator();
-    connection->addAction(quit);
+
     QMenu *runs = menuBar()->addMenu(QStringLiteral("&Run"));
     runs->addAction(m_runNow);
+    runs->addSeparator();
+    QMenu *interval = runs->addMenu(QStringLiteral("Auto-refresh &interval"));
+    // Choices can be added later (an unusual configured interval): list them as they are now.
+    connect(interval, &QMenu::aboutToShow, this, [this, interval] {
+        interval->clear();
+        interval->addActions(m_runControls->intervalActions()->actions());
+    });
+    interval->addActions(m_runControls->intervalActions()->actions());
+
+    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
+    auto *filter = view->addAction(QStringLiteral("Filter candidates\u2026"));
+    filter->setShortcut(QKeySequence::Find);
+    connect(filter, &QAction::triggered, m_candidatesPanel, &CandidatesPanel::focusFilter);
+    const QList<QAction *> verdicts = m_candidatesPanel->verdictActions();
+    const Qt::Key verdictKeys[] = {Qt::Key_U, Qt::Key_A, Qt::Key_S};
+    for (qsizetype i = 0; i < verdicts.size(); ++i)
+        verdicts.at(i)->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | verdictKeys[i]));
+    view->addSeparator();
+    view->addActions(verdicts);
+    view->addSeparator();
+    // Focus moves between the panels by number, left to right and top to bottom.
+    const std::pair<QString, QWidget *> panels[] = {
+        {QStringLiteral("Go to domains"), m_domainView},
+        {QStringLiteral("Go to candidates"), m_candidatesPanel->view()},
+        {QStringLiteral("Go to evidence"), m_details->findChild<QTextBrowser *>()},
+        {QStringLiteral("Go to actions"), m_actionsPanel->view()}};
+    int n = 0;
+    for (const auto &[text, target] : panels) {
+        auto *go = view->addAction(text);
+        go->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + n++)));
+        QWidget *widget = target;
+        connect(go, &QAction::triggered, widget,
+                [widget] { widget->setFocus(Qt::ShortcutFocusReason); });
+        addAction(go);
+    }
+
     QMenu *actions = menuBar()->addMenu(QStringLiteral("&Actions"));
     actions->addAction(m_approve);
     actions->addAction(m_reject);
     // Window-wide shortcuts (text fields still take their own letters first).
-    addActions({m_runNow, m_approve, m_reject, m_profileAction});
+    addActions({m_runNow, m_approve, m_reject, m_profileAction, m_export, filter});
+    addActions(verdicts);
 }
 
 void MainWindow::buildLayout()
@@ -168,20 +232,19 @@ void MainWindow::buildLayout()
         m_domainView->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_lock = new LockPanel(central);
     m_chart = new RunChart(central);
-    m_chart->setMinimumHeight(160);
+    m_chart->setMinimumHeight(110);
+    m_domainView->setMinimumHeight(m_domainView->verticalHeader()->defaultSectionSize() * 4);
     m_left = new QSplitter(Qt::Vertical, central);
-    m_left->addWidget(titled(QStringLiteral("Domains (worst first)"), m_domainView, m_left));
+    m_left->addWidget(
+        titled(QStringLiteral("Domains (worst first)"), m_domainView, m_left, &m_domainTitle));
     m_left->addWidget(m_lock);
     m_left->addWidget(titled(QStringLiteral("Recent runs"), m_chart, m_left));
     m_left->setStretchFactor(0, 3);
     m_left->setStretchFactor(1, 0);
     m_left->setStretchFactor(2, 2);
+    m_left->setChildrenCollapsible(false);
 
     m_candidatesPanel = new CandidatesPanel(m_candidates, m_proxy, central);
-    auto *focusFilter = new QAction(this);
-    focusFilter->setShortcut(QKeySequence::Find);
-    connect(focusFilter, &QAction::triggered, m_candidatesPanel, &CandidatesPanel::focusFilter);
-    addAction(focusFilter);
 
     // Right: the candidates across the full width, and below them the selected job's evidence
     // next to the actions to approve, so the evidence is in view when approving.
@@ -192,18 +255,21 @@ void MainWindow::buildLayout()
         titled(QStringLiteral("Selected job: evidence and plan"), m_details, m_bottom));
     m_bottom->addWidget(m_actionsPanel);
     m_bottom->setStretchFactor(0, 4);
-    m_bottom->setStretchFactor(1, 3);
+    m_bottom->setStretchFactor(1, 5);
+    m_bottom->setChildrenCollapsible(false);
     m_center = new QSplitter(Qt::Vertical, central);
     m_center->addWidget(m_candidatesPanel);
     m_center->addWidget(m_bottom);
     m_center->setStretchFactor(0, 1);
     m_center->setStretchFactor(1, 1);
+    m_center->setChildrenCollapsible(false);
 
     m_outer = new QSplitter(Qt::Horizontal, central);
     m_outer->addWidget(m_left);
     m_outer->addWidget(m_center);
     m_outer->setStretchFactor(0, 0);
     m_outer->setStretchFactor(1, 1);
+    m_outer->setChildrenCollapsible(false);
     outerLayout->addWidget(m_outer, 1);
     setCentralWidget(central);
 
@@ -219,6 +285,10 @@ void MainWindow::buildLayout()
         if (!selectCandidate(key))
             setCurrentKey(key); // filtered out of the table: show it anyway
     });
+    fitDomainColumn();
+    connect(m_domainProxy, &QAbstractItemModel::modelReset, this, &MainWindow::fitDomainColumn);
+    connect(m_domainProxy, &QAbstractItemModel::layoutChanged, this, &MainWindow::fitDomainColumn);
+    connect(m_domainProxy, &QAbstractItemModel::dataChanged, this, &MainWindow::fitDomainColumn);
     connect(m_domainView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 m_proxy->setDomain(current.data(DomainListModel::DomainRole).toString());
@@ -227,17 +297,60 @@ void MainWindow::buildLayout()
 
 void MainWindow::restoreLayout()
 {
-    m_left->setSizes({220, 170, 300});
-    m_center->setSizes({340, 400});
-    m_bottom->setSizes({620, 500});
-    m_outer->setSizes({270, 1130});
     if (!m_options.rememberProfile)
         return;
     restoreGeometry(m_settings.windowGeometry());
-    m_left->restoreState(m_settings.splitterState(QStringLiteral("left")));
-    m_center->restoreState(m_settings.splitterState(QStringLiteral("center")));
-    m_bottom->restoreState(m_settings.splitterState(QStringLiteral("bottom")));
-    m_outer->restoreState(m_settings.splitterState(QStringLiteral("outer")));
+    // Saved splitter states win over the defaults that fit the window (applyDefaultSizes).
+    m_layoutRestored = m_left->restoreState(m_settings.splitterState(QStringLiteral("left"))) &&
+                       m_center->restoreState(m_settings.splitterState(QStringLiteral("center"))) &&
+                       m_bottom->restoreState(m_settings.splitterState(QStringLiteral("bottom"))) &&
+                       m_outer->restoreState(m_settings.splitterState(QStringLiteral("outer")));
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_layoutRestored && !m_defaultSizesApplied)
+        applyDefaultSizes();
+}
+
+// Proportions that suit the window as it is first shown, from a 1024x640 laptop to a large
+// screen: the left column as narrow as its tables allow, the evidence and the actions sharing
+// the bottom with the actions a little wider (their precondition and result must fit).
+void MainWindow::applyDefaultSizes()
+{
+    m_defaultSizesApplied = true;
+    const int width = std::max(centralWidget()->width(), 800);
+    const int height = std::max(m_outer->height(), 400);
+    const int left = std::clamp(width / 5, m_left->minimumSizeHint().width(), 300);
+    m_outer->setSizes({left, width - left});
+    const int center = width - left;
+    m_bottom->setSizes({center * 9 / 20, center - center * 9 / 20});
+    if (center < 900) // a laptop: the actions need their columns more than the evidence its width
+        m_bottom->setSizes({center * 2 / 5, center - center * 2 / 5});
+    m_center->setSizes({height * 9 / 20, height - height * 9 / 20});
+    const int lock = m_lock->sizeHint().height();
+    m_left->setSizes({(height - lock) * 11 / 20, lock, (height - lock) * 9 / 20});
+}
+
+// The domains table is never narrower than its names and counts: the splitter gives way
+// elsewhere.
+void MainWindow::fitDomainColumn()
+{
+    QHeaderView *header = m_domainView->horizontalHeader();
+    int needed =
+        2 * m_domainView->frameWidth() + m_domainView->verticalScrollBar()->sizeHint().width();
+    // Before the first report too: the titles, "All domains" in bold and a few digits each, so
+    // that the first layout already leaves the counts their room.
+    QFont bold = m_domainView->font();
+    bold.setBold(true);
+    const int digits = m_domainView->fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 12;
+    const int name = QFontMetrics(bold).horizontalAdvance(QStringLiteral("All domains")) + 28;
+    for (int c = 0; c < DomainListModel::ColumnCount; ++c)
+        needed += std::max({static_cast<QAbstractItemView *>(m_domainView)->sizeHintForColumn(c),
+                            header->sectionSizeHint(c),
+                            c == DomainListModel::NameColumn ? name : digits});
+    m_domainView->setMinimumWidth(std::min(needed, 420));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -338,6 +451,8 @@ void MainWindow::showReport(const RunReport &report, CandidateRows rows)
     } else if (report.outcome == RunReport::Outcome::Failed) {
         m_connection->setDatabaseFailed(report.startedAt, report.outcomeDetail);
     }
+    m_freshness = Freshness::after(m_freshness, report);
+    showFreshness();
 
     // At 3 a.m. the first thing on screen should be the worst job, with its evidence.
     if (!m_domainView->selectionModel()->currentIndex().isValid() && m_domainProxy->rowCount() > 0)
@@ -373,6 +488,82 @@ void MainWindow::showActionResult(const Action &action)
         refreshDetails();
     updateApproval();
     emit actionResultShown(action);
+}
+
+// The stale marking: rows greyed with "stale" by their verdict, a note over the table with their
+// age, the domains' title, and pending actions held. Cleared by the next completed run.
+void MainWindow::showFreshness()
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const bool stale = m_freshness.stale();
+    const QString why = m_freshness.explanation(now);
+    m_candidates->setStale(stale, why);
+    m_candidatesPanel->setStaleNote(
+        stale ? why + QStringLiteral(" The counts are that run's too; approving is off until a "
+                                     "run completes.")
+              : QString());
+    m_actions->setHold(m_freshness.approvalHold(now));
+    m_domainTitle->setText(
+        stale ? QStringLiteral("Domains: as of %1 (stale)")
+                    .arg(m_freshness.shownRunAt.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
+              : QStringLiteral("Domains (worst first)"));
+    m_domainTitle->setToolTip(why);
+    if (stale && !m_staleTicker.isActive())
+        m_staleTicker.start();
+    else if (!stale)
+        m_staleTicker.stop();
+    updateApproval();
+}
+
+bool MainWindow::exportCandidates(const QString &path, QString *error) const
+{
+    QList<const CandidateRow *> rows;
+    rows.reserve(m_proxy->rowCount());
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        if (const CandidateRow *row =
+                m_candidates->rowAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row()))
+            rows << row;
+    ExportedRun run;
+    if (m_lastCompleted) {
+        run.runId = m_lastCompleted->runId;
+        run.startedAt = m_lastCompleted->startedAt;
+    }
+    run.ageReference = m_candidates->referenceTime();
+    run.stale = m_freshness.stale();
+    run.staleWhy = m_freshness.explanation(QDateTime::currentDateTimeUtc());
+    return writeCandidates(path, rows, run, error);
+}
+
+void MainWindow::openExportDialog()
+{
+    auto *dialog = new QFileDialog(
+        this, QStringLiteral("Export the %1 candidates shown").arg(m_proxy->rowCount()));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setNameFilters({QStringLiteral("CSV (*.csv)"), QStringLiteral("JSON (*.json)")});
+    dialog->setDefaultSuffix(QStringLiteral("csv"));
+    const QString stamp =
+        (m_lastCompleted ? m_lastCompleted->startedAt : QDateTime::currentDateTime())
+            .toLocalTime()
+            .toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    dialog->selectFile(QStringLiteral("reclaim-candidates-%1.csv").arg(stamp));
+    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog](const QString &filter) {
+        dialog->setDefaultSuffix(filter.startsWith(QStringLiteral("JSON")) ? QStringLiteral("json")
+                                                                           : QStringLiteral("csv"));
+    });
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+        QString error;
+        if (exportCandidates(path, &error)) {
+            m_banner->clearMessage(QStringLiteral("export"));
+            statusBar()->showMessage(
+                QStringLiteral("Exported %1 candidates to %2").arg(m_proxy->rowCount()).arg(path),
+                15000);
+        } else {
+            m_banner->setMessage(QStringLiteral("export"), Banner::Severity::Warning,
+                                 QStringLiteral("Export failed: %1.").arg(error));
+        }
+    });
+    dialog->open();
 }
 
 QTableView *MainWindow::candidateView() const
@@ -424,6 +615,8 @@ QString MainWindow::approvalBlocker() const
     if (action->result != ActionResult::Pending)
         return QStringLiteral("Already done: %1 at %2.")
             .arg(actionResultText(action->result), hhmmss(action->executedAt));
+    if (m_freshness.stale())
+        return m_freshness.approvalHold(QDateTime::currentDateTimeUtc());
     if (!row)
         return QStringLiteral("The job is no longer a candidate in the latest run.");
     return {};
@@ -446,10 +639,9 @@ void MainWindow::updateApproval()
             ? QStringLiteral("Run this action now (A). Reclaim takes the lock and looks the job up "
                              "again first; if it is no longer ABSENT, nothing is done.")
             : blocker);
+    // The pane under the actions table names the action and its precondition in full.
     m_actionsPanel->setApprovalHint(
-        blocker.isEmpty() ? QStringLiteral("%1 of %2: re-checked under the lock before it runs.")
-                                .arg(actionKindName(action->kind), m_currentKey)
-                          : blocker);
+        blocker.isEmpty() ? QStringLiteral("Re-checked under the lock before it runs.") : blocker);
 }
 
 void MainWindow::approveCurrent()

@@ -6,12 +6,15 @@
 #include "candidaterows.h"
 #include "connectionprofile.h"
 #include "domain/runreport.h"
+#include "freshness.h"
 #include "service/recoveryworker.h"
 
 #include <QMainWindow>
+#include <QTimer>
 #include <optional>
 
 class QAction;
+class QLabel;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
@@ -65,6 +68,14 @@ public:
     QString currentKey() const { return m_currentKey; }
     // Why approving the current selection is not possible ("" when it is).
     QString approvalBlocker() const;
+    // Whether the tables show the latest run, or an earlier one (the latest did not complete).
+    const Freshness &freshness() const { return m_freshness; }
+
+    // Writes the candidates the table shows (filter applied, in its order) to `path`: JSON for
+    // a ".json" name, CSV otherwise. False, and why in `error`, when it cannot.
+    bool exportCandidates(const QString &path, QString *error = nullptr) const;
+    // Asks where to export (a non-blocking file dialog), then exports.
+    void openExportDialog();
 
     ConsoleSession *session() const { return m_session; }
     CandidateTableModel *candidateModel() const { return m_candidates; }
@@ -81,6 +92,7 @@ public:
     QAction *approveAction() const { return m_approve; }
     QAction *rejectAction() const { return m_reject; }
     QAction *runNowAction() const { return m_runNow; }
+    QAction *exportAction() const { return m_export; }
     int reportsShown() const { return m_reportsShown; }
     bool lockShown() const { return m_lockShown; }
 
@@ -91,11 +103,16 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void buildActions();
+    void buildMenus();
     void buildLayout();
     void restoreLayout();
+    void applyDefaultSizes();
+    void fitDomainColumn();
+    void showFreshness();
     void applyConfig(const ReclaimConfig &config);
     void showConfigProblem(const QString &problem);
     void openProfileDialog();
@@ -134,12 +151,19 @@ private:
     QAction *m_approve = nullptr;
     QAction *m_reject = nullptr;
     QAction *m_profileAction = nullptr;
+    QAction *m_export = nullptr;
+    QAction *m_quit = nullptr;
+    QLabel *m_domainTitle = nullptr;
 
     QString m_currentKey;
     bool m_syncingSelection = false;
     int m_reportsShown = 0;
     bool m_lockShown = false;
+    bool m_layoutRestored = false; // sizes came from the settings: keep them
+    bool m_defaultSizesApplied = false;
     std::optional<RunReport> m_lastCompleted;
+    Freshness m_freshness;
+    QTimer m_staleTicker; // the stale rows' age moves on while the outage lasts
 };
 
 } // namespace reclaim::ui

@@ -6,8 +6,11 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLineSeries>
+#include <QResizeEvent>
 #include <QStackedBarSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -67,22 +70,24 @@ RunChart::RunChart(QWidget *parent)
     m_view->setChart(chart);
     m_view->setRenderHint(QPainter::Antialiasing);
     auto *legend = new QLabel(this);
-    legend->setWordWrap(true);
     legend->setFont(small);
     auto swatch = [](const QColor &c, const QString &text) {
         return QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(c.name(), text);
     };
-    legend->setText(
-        QStringLiteral("Bars: %1 %2 %3<br>Lines: %4 %5 %6")
-            .arg(
-                swatch(verdictColor(Verdict::Unknown), QStringLiteral("? unknown")),
-                swatch(verdictColor(Verdict::Absent), QStringLiteral("! absent")),
-                swatch(verdictColor(Verdict::Scheduled).lighter(150),
-                       QStringLiteral("\u2713 scheduled")),
-                QStringLiteral("- - planned"),
-                swatch(actionResultColor(ActionResult::Applied).darker(130),
-                       QStringLiteral("applied")),
-                QStringLiteral("&middot;&middot;&middot; refused (stale, fenced, dropped\u2026)")));
+    // Two short lines, never wrapped: a wrapped label in a splitter can be squeezed over.
+    legend->setWordWrap(false);
+    legend->setText(QStringLiteral("Bars: %1 %2 %3<br>Lines: %4 %5 %6 &nbsp;\u2715 not run")
+                        .arg(swatch(verdictColor(Verdict::Unknown), QStringLiteral("? unknown")),
+                             swatch(verdictColor(Verdict::Absent), QStringLiteral("! absent")),
+                             swatch(verdictColor(Verdict::Scheduled).lighter(150),
+                                    QStringLiteral("\u2713 scheduled")),
+                             QStringLiteral("- - planned"),
+                             swatch(actionResultColor(ActionResult::Applied).darker(130),
+                                    QStringLiteral("applied")),
+                             QStringLiteral("&middot;&middot;&middot; refused")));
+    legend->setToolTip(QStringLiteral("Refused: stale, fenced, dropped, lock lost, enqueue failed "
+                                      "or error; nothing was written for them.\n\u2715 after a "
+                                      "time: that run was skipped or failed and saw nothing."));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -97,13 +102,11 @@ RunChart::RunChart(QWidget *parent)
 void RunChart::addRun(const RunReport &report)
 {
     Point p;
-    // Category labels must be unique: a run in the same minute as the last one shows seconds.
-    const QDateTime at = report.startedAt.toLocalTime();
-    p.label = at.toString(QStringLiteral("HH:mm"));
-    if (!m_points.isEmpty() && m_points.last().label.startsWith(p.label))
-        p.label = at.toString(QStringLiteral("HH:mm:ss"));
+    // Short labels, or Qt elides them in a narrow chart: the minute, and a cross for a run that
+    // did not complete (its bars are empty: it saw nothing).
+    p.label = report.startedAt.toLocalTime().toString(QStringLiteral("HH:mm"));
     if (report.outcome != RunReport::Outcome::Completed)
-        p.label += QStringLiteral(" \u2715");
+        p.label += QStringLiteral("\u2715");
     p.unknown = report.count(Verdict::Unknown);
     p.absent = report.count(Verdict::Absent);
     p.scheduled = report.count(Verdict::Scheduled);
@@ -116,6 +119,7 @@ void RunChart::addRun(const RunReport &report)
     m_points << p;
     while (m_points.size() > kMaxRuns)
         m_points.removeFirst();
+    m_cap = kMaxRuns; // new labels: guess again, and check
     rebuild();
 }
 
@@ -131,24 +135,99 @@ void RunChart::recordAction(const Action &action)
     }
 }
 
+void RunChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (event->size().width() > event->oldSize().width())
+        m_cap = kMaxRuns; // more room: try again from the guess
+    if (fittingCount({}) != m_shown)
+        rebuild();
+    scheduleCheck();
+}
+
+void RunChart::scheduleCheck()
+{
+    if (m_checkPending)
+        return;
+    m_checkPending = true;
+    // Queued behind the chart's own layout request, so the labels are laid out when it runs.
+    QMetaObject::invokeMethod(this, &RunChart::dropElidedRuns, Qt::QueuedConnection);
+}
+
+QStringList RunChart::shownLabels() const
+{
+    return m_points.isEmpty() ? QStringList{} : m_x->categories();
+}
+
+// A first guess at how many of the latest runs have room for their labels: Qt elides a
+// category label wider than its share of the axis ("07:..."). The guess is checked against what
+// Qt drew once the chart is laid out (dropElidedRuns).
+int RunChart::fittingCount(const QStringList &labels) const
+{
+    QStringList all = labels;
+    if (all.isEmpty())
+        for (const Point &p : m_points)
+            all << p.label;
+    if (all.isEmpty())
+        return 0;
+    const QFontMetrics fm(m_x->labelsFont());
+    int widest = 0;
+    for (const QString &l : std::as_const(all))
+        widest = std::max(widest, fm.horizontalAdvance(l));
+    // The plot area once the chart is laid out; before that, the view less the value axis.
+    const qreal laidOut = m_view->chart()->plotArea().width();
+    const int estimate = m_view->width() - fm.horizontalAdvance(QStringLiteral("0000")) - 24;
+    const int plot = laidOut > 0 ? static_cast<int>(laidOut) : std::max(0, estimate);
+    const int share = widest + fm.horizontalAdvance(QStringLiteral("m"));
+    return std::clamp(plot / share - 1, 1, std::min(static_cast<int>(all.size()), m_cap));
+}
+
+// Qt decides at layout time which labels it elides, by rules of its own: look at what it drew
+// and show one run fewer while any time label is cut.
+void RunChart::dropElidedRuns()
+{
+    m_checkPending = false;
+    if (!m_view->scene() || m_shown <= 1)
+        return;
+    for (const QGraphicsItem *item : m_view->scene()->items()) {
+        const auto *text = dynamic_cast<const QGraphicsTextItem *>(item);
+        if (!text || !text->isVisible())
+            continue;
+        const QString shown = text->toPlainText();
+        if (shown.endsWith(QStringLiteral("...")) || shown.endsWith(QChar(0x2026))) {
+            m_cap = m_shown - 1;
+            rebuild();
+            return;
+        }
+    }
+}
+
 void RunChart::rebuild()
 {
+    QStringList allLabels;
+    for (const Point &p : std::as_const(m_points)) {
+        QString label = p.label;
+        // Categories must be unique: two runs in the same minute look alike but stay distinct.
+        while (allLabels.contains(label))
+            label += QChar(0x200B); // zero width space
+        allLabels << label;
+    }
+    m_shown = fittingCount(allLabels);
+    const qsizetype first = m_points.size() - m_shown;
     QStringList labels;
     QList<qreal> unknown, absent, scheduled;
     QList<QPointF> planned, applied, refusedPoints;
     int top = 1;
-    for (qsizetype i = 0; i < m_points.size(); ++i) {
+    for (qsizetype i = first; i < m_points.size(); ++i) {
         const Point &p = m_points.at(i);
-        QString label = p.label;
-        while (labels.contains(label)) // two runs in the same second: still distinct
-            label += QLatin1Char('*');
-        labels << label;
+        const qreal x = static_cast<qreal>(i - first);
+        labels << allLabels.at(i);
         unknown << p.unknown;
         absent << p.absent;
         scheduled << p.scheduled;
-        planned << QPointF(i, p.planned);
-        applied << QPointF(i, p.applied);
-        refusedPoints << QPointF(i, p.refused);
+        planned << QPointF(x, p.planned);
+        applied << QPointF(x, p.applied);
+        refusedPoints << QPointF(x, p.refused);
         top = std::max({top, p.unknown + p.absent + p.scheduled, p.planned});
     }
     m_unknown->remove(0, m_unknown->count());
@@ -171,6 +250,7 @@ void RunChart::rebuild()
     m_y->setTickAnchor(0);
     m_y->setTickInterval(step);
     m_y->setRange(0, ((top + step - 1) / step) * step);
+    scheduleCheck();
 }
 
 } // namespace reclaim::ui

@@ -1,5 +1,6 @@
 // A small chart of the recent runs: candidates by verdict as stacked bars, and how many of each
-// run's planned actions were applied or came back refused (stale, fenced, dropped, ...).
+// run's planned actions were applied or came back refused (stale, fenced, dropped, ...). It shows
+// as many of the latest runs as their time labels fit under, so no label is ever cut.
 #pragma once
 
 #include "domain/runreport.h"
@@ -28,6 +29,12 @@ public:
     // An approved (or rejected) action's result, counted against the run that planned it.
     void recordAction(const Action &action);
     int runCount() const { return static_cast<int>(m_points.size()); }
+    // How many of the latest runs fit at the current width, and their labels as shown.
+    int shownCount() const { return m_shown; }
+    QStringList shownLabels() const;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct Point
@@ -42,6 +49,9 @@ private:
         QSet<QString> actionIds;
     };
     void rebuild();
+    int fittingCount(const QStringList &labels) const;
+    void scheduleCheck();
+    void dropElidedRuns();
 
     QList<Point> m_points;
     QChartView *m_view;
@@ -53,6 +63,9 @@ private:
     QLineSeries *m_refused;
     QBarCategoryAxis *m_x;
     QValueAxis *m_y;
+    int m_shown = 0;
+    int m_cap = kMaxRuns; // at most this many: more were drawn with an elided label
+    bool m_checkPending = false;
 };
 
 } // namespace reclaim::ui

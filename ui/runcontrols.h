@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+class QActionGroup;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -13,6 +14,8 @@ class QToolButton;
 class QAction;
 
 namespace reclaim::ui {
+
+class ElidedLabel;
 
 class RunControls final : public QWidget
 {
@@ -27,14 +30,21 @@ public:
     void setLastRun(const RunReport &report);
     void setNextRun(const QDateTime &at);
     QString lastRunText() const;
+    // The interval choices as checkable actions (one checked), for the Run menu: choosing one
+    // there is the same as choosing it in the box.
+    QActionGroup *intervalActions() const { return m_intervalActions; }
 
 signals:
     void autoRefreshChanged(int seconds);
 
 private:
+    void addChoice(int seconds);
+    void syncActions();
+
     QComboBox *m_interval;
+    QActionGroup *m_intervalActions;
     QProgressBar *m_progress;
-    QLabel *m_last;
+    ElidedLabel *m_last;
     QLabel *m_next;
 };
 

@@ -165,6 +165,18 @@ QString actionResultText(ActionResult r)
     return {};
 }
 
+QString actionResultShortText(ActionResult r)
+{
+    switch (r) {
+    case ActionResult::Pending:
+        return QStringLiteral("awaiting");
+    case ActionResult::Stale:
+        return QStringLiteral("stale");
+    default:
+        return actionResultText(r);
+    }
+}
+
 QColor actionResultColor(ActionResult r)
 {
     switch (r) {
@@ -234,6 +246,17 @@ QIcon runningIcon()
     static const QIcon icon =
         drawIcon(Shape::Circle, QColor(0x15, 0x65, 0xc0), QStringLiteral("\u2026"));
     return icon;
+}
+
+QIcon heldIcon()
+{
+    static const QIcon icon = drawIcon(Shape::Ring, staleColor(), QStringLiteral("\u2016"));
+    return icon;
+}
+
+QColor staleColor()
+{
+    return QColor(0x75, 0x75, 0x75);
 }
 
 } // namespace reclaim::ui

@@ -20,11 +20,18 @@ QIcon verdictIcon(Verdict v);
 QString verdictMeaning(Verdict v);
 
 QString actionResultText(ActionResult r);
+// The one word the actions table shows ("awaiting" rather than "awaiting approval"); the full
+// text and the meaning are in its tooltip.
+QString actionResultShortText(ActionResult r);
 QColor actionResultColor(ActionResult r);
 QIcon actionResultIcon(ActionResult r);
 QString actionResultMeaning(ActionResult r);
 
 // The "approval in flight" state, which is the console's, not the core's.
 QIcon runningIcon();
+// A pending action held back because the tables show an earlier run (the latest was skipped).
+QIcon heldIcon();
+// Text of rows that are what an earlier run saw, not the latest.
+QColor staleColor();
 
 } // namespace reclaim::ui

@@ -3,7 +3,9 @@
 #include "banner.h"
 #include "mainwindow.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QPixmap>
 
@@ -40,6 +42,10 @@ void WindowCapture::capture(Outcome outcome)
     m_timeout.stop();
     // Let the layout settle after the last model change before rendering.
     QTimer::singleShot(0, this, [this, outcome] {
+        // Layouts that a late text change asked for (a splitter minimum, a wrapped label) run
+        // now, so the image shows the window as it settles, not a frame before.
+        for (int i = 0; i < 3; ++i)
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QDir().mkpath(QFileInfo(m_path).absolutePath());
         const QPixmap pixmap = m_window->grab();
         if (!pixmap.save(m_path, "PNG")) {

@@ -1,9 +1,12 @@
 // The console against real servers: the sandbox with the seeded reference incident. A run fills
 // the domains, candidates and lock panel; the operator approves a requeue that a real bullmq
 // worker then completes, approves a write whose row moved on (stale, parent untouched), cannot
-// approve an UNKNOWN job, and keeps the selection across a refresh.
+// approve an UNKNOWN job, and keeps the selection across a refresh. When Redis goes away the
+// rows of the last completed run stay, marked stale, and approving during the outage writes
+// nothing, through the window or past it.
 #include "actionsmodel.h"
 #include "candidatetablemodel.h"
+#include "config/reclaimconfig.h"
 #include "consoleincident.h"
 #include "consolesession.h"
 #include "detailspanel.h"
@@ -37,6 +40,7 @@ private slots:
     void approvedRequeueIsCompletedByARealWorker();
     void approvalOfARowThatMovedOnIsStale();
     void refreshKeepsTheSelection();
+    void approvingDuringAnOutageWritesNothing();
     void cleanupTestCase();
 
 private:
@@ -262,6 +266,89 @@ void TestUiConsole::refreshKeepsTheSelection()
     QCoreApplication::sendPostedEvents();
     QVERIFY(m_window->grab().save(
         QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/console-after-approvals.png"), "PNG"));
+}
+
+void TestUiConsole::approvingDuringAnOutageWritesNothing()
+{
+    // An ABSENT job whose action awaits approval, with what its row and the audit hold now.
+    QString key;
+    for (int r = 0; r < m_window->actionsModel()->rowCount() && key.isEmpty(); ++r) {
+        const QString k =
+            m_window->actionsModel()->index(r, 0).data(ActionsModel::KeyRole).toString();
+        const Action *a = m_window->actionsModel()->actionFor(k);
+        const CandidateTableModel::Row *row = m_window->candidateModel()->rowForKey(k);
+        if (a && a->result == ActionResult::Pending && row &&
+            row->verdict->verdict == Verdict::Absent)
+            key = k;
+    }
+    QVERIFY2(!key.isEmpty(), "no pending action left to approve");
+    const Action planned = *m_window->actionsModel()->actionFor(key);
+    const Candidate candidate = m_window->candidateModel()->rowForKey(key)->verdict->candidate;
+    const ReclaimConfig config = m_window->session()->config();
+    QString table;
+    for (const DomainConfig &d : config.domains)
+        if (d.name == candidate.domain)
+            table = d.table;
+    QVERIFY(!table.isEmpty());
+    const QString rowSql =
+        QStringLiteral("SELECT status, \"updatedAt\"::text FROM \"%1\" WHERE id = ?").arg(table);
+    const QString auditSql = QStringLiteral("SELECT count(*) FROM reclaim.audit");
+    const auto rowBefore = sql(m_incident->env(), rowSql, {candidate.id});
+    const auto auditBefore = sql(m_incident->env(), auditSql);
+    QCOMPARE(rowBefore.size(), 1);
+
+    // Redis goes away (nothing listens where the console now looks for it; PostgreSQL stays
+    // up and writable). The next run cannot start.
+    ReclaimConfig down = config;
+    down.redis.host = QStringLiteral("127.0.0.1");
+    down.redis.port = 1;
+    m_window->session()->setConfig(down);
+    QSignalSpy reports(m_window.get(), &MainWindow::reportShown);
+    m_window->runNowAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(reports.count(), 1, 60000);
+    QVERIFY(m_window->freshness().stale());
+    QVERIFY(m_window->freshness().why.contains(QStringLiteral("Redis")));
+
+    // The rows stay, marked stale with their age; approving is held, by button and shortcut.
+    QVERIFY(m_window->selectCandidate(key));
+    const QModelIndex verdict = m_window->candidateModel()->index(
+        m_window->candidateModel()->indexOfKey(key), CandidateTableModel::VerdictColumn);
+    QCOMPARE(verdict.data().toString(), QStringLiteral("ABSENT \u00b7 stale"));
+    QVERIFY(!m_window->approveAction()->isEnabled());
+    QVERIFY2(m_window->approvalBlocker().startsWith(QStringLiteral("On hold")),
+             qPrintable(m_window->approvalBlocker()));
+    QTest::keyClick(m_window->candidateView(), Qt::Key_A);
+    m_window->approveAction()->trigger();
+    QCOMPARE(m_window->session()->approvalsInFlight(), 0);
+    QVERIFY(!m_window->actionsModel()->isApproving(key));
+
+    // Even an approval that reaches the worker during the outage is refused: the lock cannot be
+    // taken, so nothing is written.
+    QSignalSpy finished(m_window->session(), &ConsoleSession::actionFinished);
+    QVERIFY(m_window->session()->approve(planned, candidate));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    const Action refused = finished.first().first().value<Action>();
+    QCOMPARE(refused.result, ActionResult::Dropped);
+    QVERIFY2(refused.resultDetail.contains(QStringLiteral("could not take the lock")),
+             qPrintable(refused.resultDetail));
+    QCOMPARE(sql(m_incident->env(), rowSql, {candidate.id}), rowBefore);
+    QCOMPARE(sql(m_incident->env(), auditSql), auditBefore);
+
+    // Redis is back: a run completes, the marking goes, the job is offered again.
+    m_window->session()->setConfig(config);
+    reports.clear();
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->runNowAction()->isEnabled(), 30000);
+    m_window->runNowAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(reports.count(), 1, 120000);
+    QVERIFY(!m_window->freshness().stale());
+    QCOMPARE(
+        m_window->candidateModel()
+            ->index(m_window->candidateModel()->indexOfKey(key), CandidateTableModel::VerdictColumn)
+            .data()
+            .toString(),
+        QStringLiteral("ABSENT"));
+    QVERIFY(m_window->selectCandidate(key));
+    QVERIFY2(m_window->approveAction()->isEnabled(), qPrintable(m_window->approvalBlocker()));
 }
 
 void TestUiConsole::cleanupTestCase()

@@ -1,24 +1,43 @@
 // The main window without servers: a configuration that does not load, servers that cannot be
 // reached, what may and may not be approved, read-only mode, the lock panel, and where
-// passwords go (never into settings).
+// passwords go (never into settings). Laid out at a first start's 1400x860 and a laptop's
+// 1024x640: the actions' result and precondition in view, no label cut, chart labels whole; the
+// stale marking after a skipped run, which holds approving; the keyboard reaching every command;
+// the export of the candidates shown.
 #include "actionsmodel.h"
+#include "actionspanel.h"
 #include "banner.h"
+#include "candidatefilterproxy.h"
+#include "candidatespanel.h"
 #include "candidatetablemodel.h"
 #include "connectiondialog.h"
 #include "connectionprofile.h"
 #include "consolesession.h"
 #include "detailspanel.h"
 #include "domain/locktoken.h"
+#include "domainlistmodel.h"
 #include "fencing/locklease.h"
+#include "layoutchecks.h"
 #include "lockpanel.h"
 #include "mainwindow.h"
+#include "runchart.h"
 #include "settings.h"
 #include "syntheticreport.h"
+#include "verdictstyle.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -49,6 +68,68 @@ QList<CandidateVerdict> oneOfEach()
             syntheticCandidate(u"slide"_s, u"a1"_s, Verdict::Absent),
             syntheticCandidate(u"slide"_s, u"s1"_s, Verdict::Scheduled)};
 }
+
+// An incident shaped like the seeded one: ids of realistic length in domains with long names,
+// every verdict, actions of both kinds.
+QList<CandidateVerdict> realisticIncident()
+{
+    QList<CandidateVerdict> out;
+    const QString domains[] = {u"narration"_s, u"document"_s, u"video"_s, u"slide"_s};
+    const Verdict verdicts[] = {Verdict::Absent, Verdict::Absent, Verdict::Scheduled,
+                                Verdict::Unknown};
+    for (int i = 0; i < 16; ++i)
+        out << syntheticCandidate(domains[i % 4],
+                                  QStringLiteral("%1j_qx3njk%2tio40")
+                                      .arg(domains[i % 4].front())
+                                      .arg(i, 2, 10, QLatin1Char('0')),
+                                  verdicts[(i / 4) % 4], 90 + 37 * i);
+    return out;
+}
+
+// A report of a run that could not start because Redis did not answer.
+RunReport skippedRun(const QDateTime &at)
+{
+    RunReport r;
+    r.runId = QStringLiteral("skipped");
+    r.trigger = QStringLiteral("console");
+    r.outcome = RunReport::Outcome::SkippedUnreachable;
+    r.startedAt = at;
+    r.finishedAt = at.addMSecs(2000);
+    r.lock.error = QStringLiteral("connect: Connection refused (redis://:hunter2@10.0.0.5:6379)");
+    return r;
+}
+
+// Lets pending layout requests run, as the event loop would before the next paint.
+void settle()
+{
+    for (int i = 0; i < 3; ++i) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+    }
+}
+
+// Every action in the menus (submenus included).
+QList<QAction *> menuActions(const QMenuBar *bar)
+{
+    QList<QAction *> out;
+    QList<QMenu *> menus;
+    for (QAction *a : bar->actions())
+        if (a->menu())
+            menus << a->menu();
+    while (!menus.isEmpty()) {
+        QMenu *menu = menus.takeFirst();
+        emit menu->aboutToShow(); // menus filled when they open
+        for (QAction *a : menu->actions()) {
+            if (a->isSeparator())
+                continue;
+            if (a->menu())
+                menus << a->menu();
+            else
+                out << a;
+        }
+    }
+    return out;
+}
 } // namespace
 
 class TestUiMainWindow : public QObject
@@ -62,7 +143,13 @@ private slots:
     void onlyPendingActionsOfAbsentJobsCanBeApproved();
     void readOnlyShowsEverythingApprovesNothing();
     void closingDuringARunIsSafe();
+    void readableAtEverySize_data();
+    void readableAtEverySize();
+    void staleRowsAfterASkippedRunHoldApproval();
     void lockPanelDecodesHolderAndCountsDown();
+    void lockPanelDuringTheConsolesOwnRun();
+    void everyCommandHasAShortcutInAMenu();
+    void exportWritesTheCandidatesShown();
     void settingsNeverStorePasswords();
     void profilePasswordsComeFromMemoryOrEnvironment();
     void dialogMovesPasswordOutOfTheUrl();
@@ -200,6 +287,164 @@ void TestUiMainWindow::closingDuringARunIsSafe()
     QCoreApplication::sendPostedEvents();
 }
 
+void TestUiMainWindow::readableAtEverySize_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("first start 1400x860") << QSize(1400, 860);
+    QTest::newRow("laptop 1024x640") << QSize(1024, 640);
+}
+
+void TestUiMainWindow::readableAtEverySize()
+{
+    QFETCH(QSize, size);
+    Settings settings(m_dir.filePath(QStringLiteral("size.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, unreachableProfile(), options);
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    // Twelve runs in the chart, the last with this incident; another runner's lock, decoded.
+    const QDateTime last = QDateTime::currentDateTimeUtc().addSecs(-30);
+    for (int i = 11; i > 0; --i)
+        window.runChart()->addRun(syntheticReport(realisticIncident(), last.addSecs(-300LL * i)));
+    window.showReport(syntheticReport(realisticIncident(), last));
+    LockStatus other;
+    other.reachable = true;
+    other.holder =
+        QStringLiteral("reclaim;host=other-runner;pid=4242;since=%1;nonce=ab")
+            .arg(QDateTime::currentDateTimeUtc().addSecs(-754).toString(Qt::ISODateWithMs));
+    other.ttlMs = 600000;
+    other.generation = 41;
+    window.showLockStatus(other);
+    // The action with the longest result text selected, so its pane is as tall as it gets.
+    Action stale = syntheticAction(realisticIncident().at(0), false);
+    stale.result = ActionResult::Stale;
+    stale.resultDetail = QStringLiteral("0 rows: the row moved on after it was read");
+    stale.executedAt = QDateTime::currentDateTimeUtc();
+    window.showActionResult(stale);
+    QVERIFY(window.selectCandidate(stale.id));
+    settle();
+
+    // The conditional write's precondition and result are in view, whole, with the action kind.
+    QTableView *actions = window.actionsPanel()->view();
+    QCOMPARE(actions->model()->rowCount(), 8);
+    QStringList problems =
+        columnsNotInView(actions, {ActionsModel::ResultColumn, ActionsModel::KindColumn,
+                                   ActionsModel::PreconditionColumn});
+    QCOMPARE(actions->model()->index(0, ActionsModel::ResultColumn).data().toString(),
+             QStringLiteral("stale"));
+    // The domains table shows its names and counts whole.
+    problems << columnsNotInView(window.domainView(),
+                                 {DomainListModel::NameColumn, DomainListModel::UnknownColumn,
+                                  DomainListModel::AbsentColumn, DomainListModel::ScheduledColumn});
+    // No label is cut or squeezed under its neighbour; the lock's lines and the title of the
+    // actions are whole; no chart label is elided.
+    problems << clippedLabels(&window);
+    for (const QString &elided : elidedLabels(window.lockPanel()))
+        problems << QStringLiteral("lock panel line elided: ") + elided;
+    for (const QString &elided : elidedChartLabels(&window))
+        problems << QStringLiteral("chart label elided: ") + elided;
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+
+    QCOMPARE(window.lockPanel()->holderLines().value(0), QStringLiteral("other-runner"));
+    QCOMPARE(window.lockPanel()->holderLines().value(1), QStringLiteral("pid 4242"));
+    QVERIFY2(window.lockPanel()->holderLines().value(2).contains(QStringLiteral("12 min ago")),
+             qPrintable(window.lockPanel()->holderLines().value(2)));
+    // The chart shows the latest runs it has room for, the newest last, each label whole.
+    const QStringList labels = window.runChart()->shownLabels();
+    QVERIFY(!labels.isEmpty());
+    QCOMPARE(labels.size(), window.runChart()->shownCount());
+    QCOMPARE(labels.last(), last.toLocalTime().toString(QStringLiteral("HH:mm")));
+    // The pane under the table says the selected action in full: result, detail, precondition.
+    const QString pane = window.actionsPanel()->selectedText();
+    QVERIFY2(pane.contains(QStringLiteral("stale (0 rows)")) &&
+                 pane.contains(QStringLiteral("the row moved on")) &&
+                 pane.contains(stale.precondition.updatedAtText),
+             qPrintable(pane));
+    QVERIFY(window.actionsPanel()->title().startsWith(QStringLiteral("Actions: 7 awaiting")));
+
+    const QString shot = QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/unit-%1x%2.png")
+                             .arg(size.width())
+                             .arg(size.height());
+    QDir().mkpath(QFileInfo(shot).absolutePath());
+    QVERIFY(window.grab().save(shot, "PNG")); // for people to look at
+}
+
+void TestUiMainWindow::staleRowsAfterASkippedRunHoldApproval()
+{
+    Settings settings(m_dir.filePath(QStringLiteral("stale.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, unreachableProfile(), options);
+    window.resize(1400, 860);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window)); // window shortcuts (A) need an active window
+    QSignalSpy reports(&window, &MainWindow::reportShown);
+    window.start();
+    QTRY_COMPARE_WITH_TIMEOUT(reports.count(), 1, 20000); // the failed real run, out of the way
+    QVERIFY(!window.freshness().stale()); // nothing was shown before it: nothing is stale
+
+    const QDateTime shown = QDateTime::currentDateTimeUtc().addSecs(-12 * 60);
+    window.showReport(syntheticReport(oneOfEach(), shown));
+    QVERIFY(window.selectCandidate(QStringLiteral("slide/a1")));
+    QVERIFY2(window.approveAction()->isEnabled(), qPrintable(window.approvalBlocker()));
+    const QModelIndex verdict = window.candidateModel()->index(
+        window.candidateModel()->indexOfKey(QStringLiteral("slide/a1")),
+        CandidateTableModel::VerdictColumn);
+    QCOMPARE(verdict.data().toString(), QStringLiteral("ABSENT"));
+
+    // Redis goes down: the next run is skipped. The earlier run's rows stay, marked stale.
+    window.showReport(skippedRun(QDateTime::currentDateTimeUtc()));
+    QVERIFY(window.freshness().stale());
+    QCOMPARE(window.candidateModel()->rowCount(), 3);
+    QCOMPARE(verdict.data().toString(), QStringLiteral("ABSENT \u00b7 stale"));
+    QCOMPARE(verdict.data(Qt::ForegroundRole).value<QColor>(), staleColor());
+    QVERIFY(verdict.data(Qt::ToolTipRole).toString().contains(QStringLiteral("12 min ago")));
+    auto *panel = window.findChild<CandidatesPanel *>();
+    QVERIFY(panel);
+    QVERIFY(panel->staleNoteLabel()->isVisible());
+    QVERIFY2(panel->staleNote().contains(QStringLiteral("12 min ago")) &&
+                 panel->staleNote().contains(QStringLiteral("Redis is unreachable")),
+             qPrintable(panel->staleNote()));
+    QVERIFY(!panel->staleNote().contains(QStringLiteral("hunter2")));
+    QVERIFY(window.domainView()->parentWidget()->findChild<QLabel *>()->text().contains(
+        QStringLiteral("stale")));
+
+    // Approving is held: the action says so, the button is off, and neither the button's action
+    // nor its shortcut sends anything to the worker.
+    QVERIFY(!window.approveAction()->isEnabled());
+    QVERIFY2(window.approvalBlocker().startsWith(QStringLiteral("On hold")),
+             qPrintable(window.approvalBlocker()));
+    const QModelIndex result = window.actionsModel()->index(
+        window.actionsModel()->rowOf(QStringLiteral("slide/a1")), ActionsModel::ResultColumn);
+    QCOMPARE(result.data().toString(), QStringLiteral("on hold"));
+    window.approveAction()->trigger();
+    QTest::keyClick(window.candidateView(), Qt::Key_A);
+    QCOMPARE(window.session()->approvalsInFlight(), 0);
+    QVERIFY(!window.actionsModel()->isApproving(QStringLiteral("slide/a1")));
+    QCOMPARE(window.actionsModel()->actionFor(QStringLiteral("slide/a1"))->result,
+             ActionResult::Pending);
+    settle();
+    QDir().mkpath(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots"));
+    QVERIFY(window.grab().save(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/unit-stale.png")));
+    // The longer texts of an outage (the hold, the stale note, a skipped run in the chart) fit.
+    QStringList problems = clippedLabels(&window);
+    for (const QString &elided : elidedChartLabels(&window))
+        problems << QStringLiteral("chart label elided: ") + elided;
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+
+    // A run completes again: the marking goes, approving comes back.
+    window.showReport(syntheticReport(oneOfEach(), QDateTime::currentDateTimeUtc()));
+    QVERIFY(!window.freshness().stale());
+    QCOMPARE(verdict.data().toString(), QStringLiteral("ABSENT"));
+    QVERIFY(!panel->staleNoteLabel()->isVisible());
+    QVERIFY(window.selectCandidate(QStringLiteral("slide/a1")));
+    QVERIFY2(window.approveAction()->isEnabled(), qPrintable(window.approvalBlocker()));
+}
+
 void TestUiMainWindow::lockPanelDecodesHolderAndCountsDown()
 {
     LockPanel panel;
@@ -212,6 +457,10 @@ void TestUiMainWindow::lockPanelDecodesHolderAndCountsDown()
     panel.setStatus(other);
     QVERIFY(panel.stateText().contains(QStringLiteral("another runner")));
     QVERIFY(!panel.heldByThisConsole());
+    QCOMPARE(panel.holderLines().value(0), QStringLiteral("worker-7"));
+    QCOMPARE(panel.holderLines().value(1), QStringLiteral("pid 4242"));
+    QVERIFY2(panel.holderLines().value(2).startsWith(QStringLiteral("2024-05-01")),
+             qPrintable(panel.holderLines().value(2))); // more than a day ago: date and time
     const qint64 first = panel.remainingTtlMs();
     QVERIFY(first <= 600000 && first > 590000);
     QTRY_VERIFY_WITH_TIMEOUT(panel.remainingTtlMs() <= first - 1000,
@@ -228,9 +477,137 @@ void TestUiMainWindow::lockPanelDecodesHolderAndCountsDown()
     down.reachable = false;
     down.error = QStringLiteral("connect: Connection refused (redis://:hunter2@10.0.0.5:6379)");
     panel.setStatus(down);
-    QVERIFY(panel.stateText().contains(QStringLiteral("Redis unreachable:")));
-    QVERIFY(panel.stateText().contains(QStringLiteral("Connection refused")));
+    QVERIFY(panel.stateText().contains(QStringLiteral("Redis unreachable")));
+    QVERIFY(panel.checkedText().contains(QStringLiteral("Connection refused")));
+    QVERIFY(!panel.checkedText().contains(QStringLiteral("hunter2")));
     QVERIFY(!panel.stateText().contains(QStringLiteral("hunter2")));
+}
+
+void TestUiMainWindow::lockPanelDuringTheConsolesOwnRun()
+{
+    LockPanel panel;
+    LockStatus free;
+    free.reachable = true;
+    free.generation = 3;
+    panel.setStatus(free);
+    QVERIFY(panel.stateText().contains(QStringLiteral("Free")));
+    // The console's run starts: the status read before it is not shown as current.
+    panel.setRunInFlight(true);
+    QVERIFY2(panel.stateText().contains(QStringLiteral("Acquiring")) &&
+                 !panel.stateText().contains(QStringLiteral("Free")),
+             qPrintable(panel.stateText()));
+    QVERIFY(panel.checkedText().contains(QStringLiteral("before the run")));
+    panel.setRunInFlight(false);
+    QVERIFY(panel.stateText().contains(QStringLiteral("Free")));
+}
+
+void TestUiMainWindow::everyCommandHasAShortcutInAMenu()
+{
+    Settings settings(m_dir.filePath(QStringLiteral("keys.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, unreachableProfile(), options);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.showReport(syntheticReport(oneOfEach()));
+
+    // Every command in the menus shows a shortcut, and no two share one. The auto-refresh
+    // choices are radio items of a submenu, reached with the arrow keys.
+    QSet<QString> seen;
+    int radios = 0;
+    for (QAction *a : menuActions(window.menuBar())) {
+        if (a->actionGroup()) {
+            ++radios;
+            continue;
+        }
+        QVERIFY2(!a->shortcut().isEmpty(), qPrintable(a->text()));
+        for (const QKeySequence &k : a->shortcuts()) {
+            const QString key = k.toString();
+            QVERIFY2(!seen.contains(key), qPrintable(key));
+            seen.insert(key);
+        }
+    }
+    QVERIFY(radios >= 7);
+    for (const char *key : {"A", "R", "F5", "Ctrl+E", "Ctrl+F", "Ctrl+1", "Ctrl+4", "Ctrl+Shift+U"})
+        QVERIFY2(seen.contains(QString::fromLatin1(key)), key);
+
+    // The panels are reached by number; the verdict filters by their shortcuts.
+    QTest::keyClick(&window, Qt::Key_4, Qt::ControlModifier);
+    QTRY_VERIFY(window.actionsPanel()->view()->hasFocus());
+    QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
+    QTRY_VERIFY(window.domainView()->hasFocus());
+    QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
+    QTRY_VERIFY(window.candidateView()->hasFocus());
+    QCOMPARE(window.candidateProxy()->rowCount(), 3);
+    QTest::keyClick(window.candidateView(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(window.candidateProxy()->rowCount(), 2); // SCHEDULED hidden
+    QTest::keyClick(window.candidateView(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(window.candidateProxy()->rowCount(), 3);
+    QTest::keyClick(window.candidateView(), Qt::Key_F, Qt::ControlModifier);
+    QTRY_VERIFY(qobject_cast<QLineEdit *>(QApplication::focusWidget()));
+}
+
+void TestUiMainWindow::exportWritesTheCandidatesShown()
+{
+    Settings settings(m_dir.filePath(QStringLiteral("export.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, unreachableProfile(), options);
+    QList<CandidateVerdict> candidates = oneOfEach();
+    // An error text that a spreadsheet would run as a formula.
+    candidates[0].evidence[0].error = QStringLiteral("=HYPERLINK(\"x\") -ERR, \"quoted\"");
+    candidates[0].unknownReason = *candidates[0].evidence[0].error;
+    window.showReport(syntheticReport(candidates));
+
+    const QString csvPath = m_dir.filePath(QStringLiteral("out.csv"));
+    QString error;
+    QVERIFY2(window.exportCandidates(csvPath, &error), qPrintable(error));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().split('\n');
+    QCOMPARE(lines.size(), 5); // header, three rows, and the empty rest after the last CRLF
+    QVERIFY(lines.at(0).startsWith("domain,id,type,dbStatus,updatedAt,ageSeconds,verdict"));
+    const QByteArray unknownLine = lines.at(1).contains("slide,u1,")   ? lines.at(1)
+                                   : lines.at(2).contains("slide,u1,") ? lines.at(2)
+                                                                       : lines.at(3);
+    QVERIFY2(unknownLine.contains(",UNKNOWN,"), unknownLine.constData());
+    // Quoted per RFC 4180; no cell starts with a formula character.
+    QVERIFY2(unknownLine.contains("\"\"quoted\"\""), unknownLine.constData());
+    for (const QByteArray &line : lines)
+        QVERIFY2(!line.contains(",=") && !line.contains(",\"="), line.constData());
+
+    // Only what the filter leaves, as JSON.
+    window.candidateProxy()->setVerdictShown(Verdict::Scheduled, false);
+    const QString jsonPath = m_dir.filePath(QStringLiteral("out.JSON"));
+    QVERIFY2(window.exportCandidates(jsonPath, &error), qPrintable(error));
+    QFile json(jsonPath);
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(json.readAll()).object();
+    QCOMPARE(root.value(QStringLiteral("count")).toInt(), 2);
+    const QJsonArray rows = root.value(QStringLiteral("candidates")).toArray();
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(root.value(QStringLiteral("run")).toObject().value(QStringLiteral("id")).toString(),
+             QStringLiteral("synthetic"));
+    for (const QJsonValue &v : rows) {
+        const QJsonObject o = v.toObject();
+        QVERIFY(o.value(QStringLiteral("verdict")).toString() != QStringLiteral("SCHEDULED"));
+        if (o.value(QStringLiteral("id")).toString() == QStringLiteral("a1")) {
+            const QJsonObject action = o.value(QStringLiteral("action")).toObject();
+            QCOMPARE(action.value(QStringLiteral("kind")).toString(), QStringLiteral("FAIL"));
+            QCOMPARE(action.value(QStringLiteral("precondition"))
+                         .toObject()
+                         .value(QStringLiteral("generation"))
+                         .toInt(),
+                     7);
+        }
+    }
+
+    // A file that cannot be written: false, the path named, nothing half-written left behind.
+    const QString bad = m_dir.filePath(QStringLiteral("no-such-dir/out.csv"));
+    QVERIFY(!window.exportCandidates(bad, &error));
+    QVERIFY2(error.contains(bad), qPrintable(error));
+    QVERIFY(!QFile::exists(bad));
 }
 
 void TestUiMainWindow::settingsNeverStorePasswords()

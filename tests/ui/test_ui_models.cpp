@@ -1,15 +1,18 @@
 // The console's models on synthetic reports: every model under QAbstractItemModelTester, each
 // verdict rendered with icon, word and colour, refreshes merged (selection kept, signals batched).
 #include "actionsmodel.h"
+#include "candidateexport.h"
 #include "candidatefilterproxy.h"
 #include "candidaterows.h"
 #include "candidatetablemodel.h"
 #include "domainlistmodel.h"
+#include "freshness.h"
 #include "syntheticreport.h"
 #include "verdictstyle.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QFont>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -62,6 +65,9 @@ private slots:
     void unreadableDomainHasNoCounts();
     void actionsKeepHistoryAndReplacePlan();
     void rejectWritesNothingAndShowsDropped();
+    void heldActionsAndStaleRowsSaySo();
+    void freshnessFollowsTheRuns();
+    void csvQuotesAndDefusesFormulas();
 };
 
 namespace {
@@ -407,8 +413,21 @@ void TestUiModels::actionsKeepHistoryAndReplacePlan()
     model.setReport(syntheticReport({a, b, c}));
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.pendingCount(), 3);
+    // The cell is compact (status and time of day); its tooltip says all of it.
     QCOMPARE(model.index(0, ActionsModel::PreconditionColumn).data().toString(),
-             QStringLiteral("PROCESSING, updatedAt %1, gen 7").arg(a.candidate.updatedAtText));
+             QStringLiteral("PROCESSING \u00b7 10:00:00.000"));
+    const QString tip =
+        model.index(0, ActionsModel::PreconditionColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(a.candidate.updatedAtText) &&
+                 tip.contains(QStringLiteral("generation 7")),
+             qPrintable(tip));
+    model.setWholeSeconds(true); // a narrow panel
+    QCOMPARE(model.index(0, ActionsModel::PreconditionColumn).data().toString(),
+             QStringLiteral("PROCESSING \u00b7 10:00:00"));
+    model.setWholeSeconds(false);
+    QCOMPARE(preconditionText(syntheticAction(a, false).precondition),
+             QStringLiteral("status PROCESSING, updatedAt %1, generation 7")
+                 .arg(a.candidate.updatedAtText));
 
     Action applied = syntheticAction(b, true);
     applied.result = ActionResult::Applied;
@@ -445,6 +464,111 @@ void TestUiModels::rejectWritesNothingAndShowsDropped()
     QCOMPARE(a->result, ActionResult::Dropped);
     QVERIFY(a->resultDetail.contains(QStringLiteral("rejected")));
     QCOMPARE(model.pendingCount(), 0);
+}
+
+void TestUiModels::heldActionsAndStaleRowsSaySo()
+{
+    ActionsModel actions;
+    QAbstractItemModelTester tester(&actions,
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const CandidateVerdict a = syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Absent);
+    const CandidateVerdict b = syntheticCandidate(u"slide"_s, u"b"_s, Verdict::Absent);
+    actions.setReport(syntheticReport({a, b}));
+    Action applied = syntheticAction(b, false);
+    applied.result = ActionResult::Applied;
+    actions.updateAction(applied);
+    QSignalSpy changed(&actions, &QAbstractItemModel::dataChanged);
+    actions.setHold(QStringLiteral("On hold: Redis is unreachable"));
+    QCOMPARE(changed.count(), 1); // one notification for the table
+    const QModelIndex pending =
+        actions.index(actions.rowOf(u"slide/a"_s), ActionsModel::ResultColumn);
+    const QModelIndex done = actions.index(actions.rowOf(u"slide/b"_s), ActionsModel::ResultColumn);
+    QCOMPARE(pending.data().toString(), QStringLiteral("on hold"));
+    QCOMPARE(pending.data(Qt::ToolTipRole).toString(),
+             QStringLiteral("On hold: Redis is unreachable"));
+    QCOMPARE(pending.data(Qt::ForegroundRole).value<QColor>(), staleColor());
+    QCOMPARE(done.data().toString(), QStringLiteral("applied")); // history is not held
+    QCOMPARE(actions.pendingCount(), 1); // still pending: nothing was decided
+    actions.setHold({});
+    QCOMPARE(pending.data().toString(), QStringLiteral("awaiting"));
+
+    CheckedCandidateTable t;
+    t.model.setReport(syntheticReport({a, b}));
+    QSignalSpy rowsChanged(&t.model, &QAbstractItemModel::dataChanged);
+    t.model.setStale(true, QStringLiteral("Stale: the run at 11:48, 12 min ago"));
+    QCOMPARE(rowsChanged.count(), 1);
+    const QModelIndex verdict = t.model.index(0, CandidateTableModel::VerdictColumn);
+    QCOMPARE(verdict.data().toString(), QStringLiteral("ABSENT \u00b7 stale"));
+    QVERIFY(verdict.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Stale: the run")));
+    QVERIFY(
+        t.model.index(0, CandidateTableModel::IdColumn).data(Qt::FontRole).value<QFont>().italic());
+    // The filter and the sort still see the verdict, not the marking.
+    t.proxy.setText(QStringLiteral("absent"));
+    QCOMPARE(t.proxy.rowCount(), 2);
+    t.model.setStale(false, {});
+    QCOMPARE(verdict.data().toString(), QStringLiteral("ABSENT"));
+}
+
+void TestUiModels::freshnessFollowsTheRuns()
+{
+    const QDateTime t0 = QDateTime(QDate(2024, 5, 1), QTime(3, 0), Qt::UTC);
+    RunReport completed = syntheticReport({}, t0);
+    Freshness f = Freshness::after({}, completed);
+    QVERIFY(!f.stale());
+    QVERIFY(f.approvalHold(t0).isEmpty());
+
+    RunReport skipped;
+    skipped.outcome = RunReport::Outcome::SkippedLockHeld;
+    skipped.startedAt = t0.addSecs(300);
+    skipped.lock.token = QStringLiteral("reclaim;host=daemon-1;pid=77;since=x;nonce=1");
+    f = Freshness::after(f, skipped);
+    QVERIFY(f.stale());
+    QCOMPARE(f.shownRunAt, completed.startedAt);
+    QVERIFY2(f.explanation(t0.addSecs(720)).contains(QStringLiteral("12 min ago")),
+             qPrintable(f.explanation(t0.addSecs(720))));
+    QVERIFY(f.why.contains(QStringLiteral("daemon-1, pid 77")));
+
+    RunReport failed;
+    failed.outcome = RunReport::Outcome::Failed;
+    failed.startedAt = t0.addSecs(600);
+    failed.outcomeDetail = QStringLiteral("connect to postgresql://ops:s3cret@db/app failed");
+    f = Freshness::after(f, failed);
+    QVERIFY(f.stale());
+    QCOMPARE(f.shownRunAt, completed.startedAt); // still the last completed run
+    QVERIFY(!f.why.contains(QStringLiteral("s3cret")));
+
+    f = Freshness::after(f, syntheticReport({}, t0.addSecs(900)));
+    QVERIFY(!f.stale());
+    // Never stale without rows to be stale: a skipped first run leaves nothing on screen.
+    QVERIFY(!Freshness::after({}, skipped).stale());
+}
+
+void TestUiModels::csvQuotesAndDefusesFormulas()
+{
+    CandidateVerdict c = syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Unknown);
+    c.evidence[0].error = QStringLiteral("=cmd|' /C calc'!A0, \"x\"\nsecond line");
+    c.unknownReason = *c.evidence[0].error;
+    CandidateVerdict formula = syntheticCandidate(u"slide"_s, u"f"_s, Verdict::Scheduled);
+    formula.candidate.type = QStringLiteral("=2+3"); // a job type is data the app wrote
+    const RunReport report = syntheticReport({c, formula});
+    const CandidateRows rows = buildCandidateRows(report);
+    ExportedRun run;
+    run.runId = QStringLiteral("r1");
+    run.ageReference = report.finishedAt;
+    const QByteArray csv = candidatesCsv({&rows.rows.at(0), &rows.rows.at(1)}, run);
+    const QList<QByteArray> lines = csv.split('\n');
+    QVERIFY(lines.at(0).startsWith("domain,id,type,dbStatus"));
+    QVERIFY2(
+        lines.at(1).startsWith("slide,a,GENERATE,PROCESSING,2024-05-01 10:00:00.000,7200,UNKNOWN,"),
+        csv.constData());
+    // The evidence cell is quoted (comma, quote, newline inside) and its text cannot start a
+    // formula; the row ends with the run and the stale flag.
+    QVERIFY2(csv.contains("\"\"x\"\""), csv.constData());
+    QVERIFY2(!csv.contains(",=") && !csv.contains(",\"="), csv.constData());
+    QVERIFY(csv.contains(",r1,false\r\nslide,f,'=2+3,PROCESSING,"));
+    QVERIFY(csv.endsWith(",r1,false\r\n"));
+    QCOMPARE(exportFormatFor(QStringLiteral("/tmp/a.JSON")), ExportFormat::Json);
+    QCOMPARE(exportFormatFor(QStringLiteral("/tmp/a.csv")), ExportFormat::Csv);
 }
 
 QTEST_MAIN(TestUiModels)

@@ -1,6 +1,14 @@
 // Renders the console on the seeded reference incident to PNGs under the build directory (the
-// README's screenshot comes from here), in-process and through `reclaim --screenshot`.
+// README's screenshot comes from here), in-process at three window sizes and through
+// `reclaim --screenshot`, and checks at each size that what on-call must read is readable: the
+// actions' result and precondition in view, the lock holder whole, no label cut, no chart label
+// elided. Run under Xvfb for images to look at: xvfb-run ... test_ui_screenshot -platform xcb.
+#include "actionsmodel.h"
+#include "actionspanel.h"
 #include "consoleincident.h"
+#include "domainlistmodel.h"
+#include "layoutchecks.h"
+#include "lockpanel.h"
 #include "mainwindow.h"
 #include "settings.h"
 #include "windowcapture.h"
@@ -9,6 +17,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,6 +31,7 @@ class TestUiScreenshot : public QObject
 
 private slots:
     void initTestCase();
+    void rendersTheSeededIncident_data();
     void rendersTheSeededIncident();
     void commandLineScreenshot();
 
@@ -39,15 +49,25 @@ void TestUiScreenshot::initTestCase()
     QVERIFY(m_incident->ready());
 }
 
+void TestUiScreenshot::rendersTheSeededIncident_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("first start") << QSize(1400, 860);
+    QTest::newRow("laptop") << QSize(1024, 640);
+    QTest::newRow("large screen") << QSize(1920, 1080);
+}
+
 void TestUiScreenshot::rendersTheSeededIncident()
 {
+    QFETCH(QSize, size);
     Settings settings(m_dir.filePath(QStringLiteral("shot.ini")));
     MainWindow::Options options;
     options.rememberProfile = false;
     MainWindow window(settings, m_incident->profile(), options);
-    window.resize(1400, 860);
+    window.resize(size);
     window.show();
-    const QString path = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/console.png");
+    const QString name = QStringLiteral("console-%1x%2").arg(size.width()).arg(size.height());
+    const QString path = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/%1.png").arg(name);
     QFile::remove(path);
     auto *capture = new WindowCapture(&window, path, 120000);
     QSignalSpy finished(capture, &WindowCapture::finished);
@@ -56,20 +76,45 @@ void TestUiScreenshot::rendersTheSeededIncident()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 130000);
     QCOMPARE(finished.first().first().value<WindowCapture::Outcome>(),
              WindowCapture::Outcome::Report);
-    const QImage image(path);
-    QCOMPARE(image.size(), QSize(1400, 860));
+    QCOMPARE(QImage(path).size(), size);
     QVERIFY(window.reportsShown() >= 1);
     qInfo("screenshot: %s", qPrintable(path));
 
-    // The same window with the restorable orphan selected: its evidence and the payload a
-    // requeue would enqueue.
+    // What must be readable at this size, is: the actions' result, kind and precondition, the
+    // domains' names and counts, every label, the lock's lines, the chart's time labels.
+    auto unreadable = [&window] {
+        QStringList problems = columnsNotInView(
+            window.actionsPanel()->view(), {ActionsModel::ResultColumn, ActionsModel::KindColumn,
+                                            ActionsModel::PreconditionColumn});
+        problems << columnsNotInView(
+            window.domainView(), {DomainListModel::NameColumn, DomainListModel::UnknownColumn,
+                                  DomainListModel::AbsentColumn, DomainListModel::ScheduledColumn});
+        problems << clippedLabels(&window);
+        for (const QString &elided : elidedLabels(window.lockPanel()))
+            problems << QStringLiteral("lock panel line elided: ") + elided;
+        for (const QString &elided : elidedChartLabels(&window))
+            problems << QStringLiteral("chart label elided: ") + elided;
+        return problems.join(QLatin1Char('\n'));
+    };
+    QVERIFY(window.actionsModel()->rowCount() > 0);
+    QString problems = unreadable(); // the window exactly as captured
+    QVERIFY2(problems.isEmpty(), qPrintable(problems));
+
+    // The window with the restorable orphan selected: its evidence, the payload a requeue would
+    // enqueue, and its action selected in the actions table.
     const QString key = ConsoleIncident::keyOf(
         m_incident->row(QStringLiteral("restorable-compose-no-queue-entry")));
     QVERIFY(window.selectCandidate(key));
-    QCoreApplication::sendPostedEvents(); // lay out the new selection before rendering it
-    const QString requeuePath = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/console-requeue.png");
+    for (int i = 0; i < 3; ++i) // lay out the new selection before checking it
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    const QString requeuePath = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/%1-requeue.png").arg(name);
     QVERIFY(window.grab().save(requeuePath, "PNG"));
     qInfo("screenshot: %s", qPrintable(requeuePath));
+
+    problems = unreadable();
+    QVERIFY2(problems.isEmpty(), qPrintable(problems));
+    QVERIFY2(window.actionsPanel()->selectedText().contains(QStringLiteral("Only if status")),
+             qPrintable(window.actionsPanel()->selectedText()));
 }
 
 void TestUiScreenshot::commandLineScreenshot()
