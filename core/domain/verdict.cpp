@@ -47,6 +47,17 @@ QString CandidateVerdict::summary() const
                 text += QStringLiteral(" (legacy id %1, found by scan)").arg(s.jobId);
             return text;
         }
+        for (const Sighting &s : evidence) {
+            if (!s.heldByWorker())
+                continue;
+            return QStringLiteral("%1: held by a worker (lock %2) though %3")
+                .arg(s.queue,
+                     s.lockTtlMs >= 0 ? QStringLiteral("%1 s").arg((s.lockTtlMs + 999) / 1000)
+                                      : QStringLiteral("without expiry"),
+                     s.state == QLatin1String("missing")
+                         ? QStringLiteral("its job hash is gone")
+                         : QStringLiteral("in state %1").arg(s.state));
+        }
         return QStringLiteral("scheduled");
     }
     QStringList queues;

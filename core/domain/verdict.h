@@ -46,6 +46,9 @@ struct Sighting
 
     bool failed() const { return error.has_value(); }
     bool runnable() const;
+    // A worker holds BullMQ's lock on this job (a live or never-expiring <id>:lock key): it is
+    // being worked on, whatever structure lists it, so it is never an orphan.
+    bool heldByWorker() const { return !error && lockTtlMs != -2; }
 };
 
 bool isRunnableState(const QString &state);

@@ -47,11 +47,13 @@ void resolveLongLists(const DomainConfig &domain, QList<CandidateVerdict> &verdi
     }
 }
 
+// Runnable somewhere, or held by a worker's live lock: Scheduled. A failed lookup: Unknown.
+// Only a candidate every lookup saw and none found running is Absent.
 void settle(CandidateVerdict &v)
 {
     v.verdict = Verdict::Absent;
     for (const Sighting &s : v.evidence) {
-        if (s.runnable()) {
+        if (s.runnable() || s.heldByWorker()) {
             v.verdict = Verdict::Scheduled;
             v.unknownReason.clear();
             return;
@@ -81,7 +83,7 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
         for (qsizetype i = 0; i < verdicts.size(); ++i) {
             bool runnable = false;
             for (const Sighting &s : verdicts.at(i).evidence)
-                runnable = runnable || s.runnable();
+                runnable = runnable || s.runnable() || s.heldByWorker();
             if (runnable)
                 continue;
             pending << i;

@@ -75,6 +75,45 @@ private slots:
         QCOMPARE(verdicts.first().evidence.size(), expectedSightings);
     }
 
+    // A worker's live lock on a job that no state structure lists (a worker took it and BullMQ's
+    // bookkeeping is mid-move, or someone LREM'd it by hand) is evidence the job is being worked
+    // on: never ABSENT. Without the lock the same job is ABSENT, so the lock alone decides.
+    void aWorkerLockIsEvidenceOfWork_data()
+    {
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<qint64>("lockTtlMs");
+        QTest::addColumn<Verdict>("verdict");
+        QTest::newRow("stray, live lock")
+            << QStringLiteral("stray") << qint64(20000) << Verdict::Scheduled;
+        QTest::newRow("stray, lock without expiry")
+            << QStringLiteral("stray") << qint64(-1) << Verdict::Scheduled;
+        QTest::newRow("completed, live lock")
+            << QStringLiteral("completed") << qint64(5000) << Verdict::Scheduled;
+        QTest::newRow("stray, no lock") << QStringLiteral("stray") << qint64(-2) << Verdict::Absent;
+        QTest::newRow("completed, no lock")
+            << QStringLiteral("completed") << qint64(-2) << Verdict::Absent;
+    }
+    void aWorkerLockIsEvidenceOfWork()
+    {
+        QFETCH(QString, state);
+        QFETCH(qint64, lockTtlMs);
+        QFETCH(Verdict, verdict);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_1"), state,
+                  {}, lockTtlMs);
+        const auto verdicts =
+            lookUpDirectly(video(config), {candidate(QStringLiteral("vj_1"))}, queue);
+        QCOMPARE(verdicts.first().verdict, verdict);
+        if (verdict == Verdict::Scheduled) {
+            QCOMPARE(verdicts.first().evidence.size(), 1); // the lock ends the lookups
+            QCOMPARE(verdicts.first().evidence.first().lockTtlMs, lockTtlMs);
+            QVERIFY2(verdicts.first().summary().contains(QStringLiteral("held by a worker")),
+                     qPrintable(verdicts.first().summary()));
+        }
+    }
+
     void usesTheCurrentIdRule()
     {
         const ReclaimConfig config = fakeConfig();

@@ -321,6 +321,61 @@ private slots:
         QCOMPARE(s.state, QStringLiteral("waiting"));
         QVERIFY(!v->scanned);
     }
+
+    // A real bullmq job taken out of every state structure by hand: with a live worker lock on
+    // it the candidate is SCHEDULED (held by a worker); once the lock is gone it is ABSENT.
+    void aJobHeldByAWorkerLockIsNotAbsent()
+    {
+        QString jobId, rowId;
+        const QByteArray waitKey = QByteArrayLiteral("bull:slide-generation:wait");
+        {
+            auto conn = redis(m_env);
+            auto head =
+                conn.command({QByteArrayLiteral("LINDEX"), waitKey, QByteArrayLiteral("0")});
+            QVERIFY(head && head->type == RedisValue::Type::String);
+            jobId = QString::fromUtf8(head->string);
+            auto data = conn.command({QByteArrayLiteral("HGET"),
+                                      QByteArrayLiteral("bull:slide-generation:") + head->string,
+                                      QByteArrayLiteral("data")});
+            QVERIFY(data);
+            rowId = str(QJsonDocument::fromJson(data->string).object(), "jobId");
+            QVERIFY(conn.command(
+                {QByteArrayLiteral("LREM"), waitKey, QByteArrayLiteral("0"), head->string}));
+            QVERIFY(conn.command({QByteArrayLiteral("SET"),
+                                  QByteArrayLiteral("bull:slide-generation:") + head->string +
+                                      QByteArrayLiteral(":lock"),
+                                  QByteArrayLiteral("a-worker-token"), QByteArrayLiteral("PX"),
+                                  QByteArrayLiteral("60000")}));
+        }
+        QVERIFY(jobId.startsWith(QStringLiteral("slide-generate-")));
+        const auto aged =
+            sql(m_env,
+                QStringLiteral("UPDATE \"SlideJob\" SET \"updatedAt\" = now() AT TIME ZONE 'UTC' - "
+                               "interval '2 hours' WHERE id = ? RETURNING id"),
+                {rowId});
+        QCOMPARE(aged.size(), 1);
+
+        Engine engine(configFor(QStringLiteral("slide")));
+        const RunReport held = engine.run(request(true));
+        const CandidateVerdict *v = held.find(QStringLiteral("slide"), rowId);
+        QVERIFY2(v, "the aged row is not a candidate");
+        QCOMPARE(v->verdict, Verdict::Scheduled);
+        QVERIFY(v->evidence.first().lockTtlMs > 0);
+        QVERIFY2(v->summary().contains(QStringLiteral("held by a worker")),
+                 qPrintable(v->summary()));
+
+        {
+            auto conn = redis(m_env);
+            QVERIFY(conn.command(
+                {QByteArrayLiteral("DEL"),
+                 (QStringLiteral("bull:slide-generation:") + jobId + QStringLiteral(":lock"))
+                     .toUtf8()}));
+        }
+        const RunReport released = engine.run(request(true));
+        const CandidateVerdict *after = released.find(QStringLiteral("slide"), rowId);
+        QVERIFY(after);
+        QCOMPARE(after->verdict, Verdict::Absent); // control: the lock alone kept it SCHEDULED
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealWorld)
