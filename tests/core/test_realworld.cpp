@@ -33,6 +33,22 @@ const Action *findAction(const RunReport &r, const QString &id)
     return nullptr;
 }
 
+// The newest job of a queue (the head of its wait list, `waitKey` "bull:<queue>:wait") and the
+// row id its payload names; both left empty when the list is empty or cannot be read.
+void waitHead(RedisConnection &conn, const QByteArray &waitKey, QString &jobId, QString &rowId)
+{
+    auto head = conn.command({QByteArrayLiteral("LINDEX"), waitKey, QByteArrayLiteral("0")});
+    if (!head || head->type != RedisValue::Type::String)
+        return;
+    const QByteArray queuePrefix = waitKey.left(waitKey.size() - 4); // "bull:<queue>:"
+    auto data = conn.command(
+        {QByteArrayLiteral("HGET"), queuePrefix + head->string, QByteArrayLiteral("data")});
+    if (!data || data->type != RedisValue::Type::String)
+        return;
+    jobId = QString::fromUtf8(head->string);
+    rowId = str(QJsonDocument::fromJson(data->string).object(), "jobId");
+}
+
 RunRequest request(bool dryRun = false, RunProgress *progress = nullptr)
 {
     RunRequest r;
@@ -274,15 +290,8 @@ private slots:
             QVERIFY2(length >= 3,
                      "the seeded slide-generation wait list is too short for this test");
             // The newest job sits at the head, farthest from the tail the probe searches from.
-            auto head =
-                conn.command({QByteArrayLiteral("LINDEX"), waitKey, QByteArrayLiteral("0")});
-            QVERIFY(head);
-            jobId = QString::fromUtf8(head->string);
-            auto data = conn.command({QByteArrayLiteral("HGET"),
-                                      QByteArrayLiteral("bull:slide-generation:") + head->string,
-                                      QByteArrayLiteral("data")});
-            QVERIFY(data);
-            rowId = str(QJsonDocument::fromJson(data->string).object(), "jobId");
+            waitHead(conn, waitKey, jobId, rowId);
+            QVERIFY(!jobId.isEmpty());
         }
         QCOMPARE(jobId, QStringLiteral("slide-generate-") +
                             rowId); // a current-id job: direct lookup applies
@@ -330,19 +339,12 @@ private slots:
         const QByteArray waitKey = QByteArrayLiteral("bull:slide-generation:wait");
         {
             auto conn = redis(m_env);
-            auto head =
-                conn.command({QByteArrayLiteral("LINDEX"), waitKey, QByteArrayLiteral("0")});
-            QVERIFY(head && head->type == RedisValue::Type::String);
-            jobId = QString::fromUtf8(head->string);
-            auto data = conn.command({QByteArrayLiteral("HGET"),
-                                      QByteArrayLiteral("bull:slide-generation:") + head->string,
-                                      QByteArrayLiteral("data")});
-            QVERIFY(data);
-            rowId = str(QJsonDocument::fromJson(data->string).object(), "jobId");
+            waitHead(conn, waitKey, jobId, rowId);
+            QVERIFY(!jobId.isEmpty());
             QVERIFY(conn.command(
-                {QByteArrayLiteral("LREM"), waitKey, QByteArrayLiteral("0"), head->string}));
+                {QByteArrayLiteral("LREM"), waitKey, QByteArrayLiteral("0"), jobId.toUtf8()}));
             QVERIFY(conn.command({QByteArrayLiteral("SET"),
-                                  QByteArrayLiteral("bull:slide-generation:") + head->string +
+                                  QByteArrayLiteral("bull:slide-generation:") + jobId.toUtf8() +
                                       QByteArrayLiteral(":lock"),
                                   QByteArrayLiteral("a-worker-token"), QByteArrayLiteral("PX"),
                                   QByteArrayLiteral("60000")}));
