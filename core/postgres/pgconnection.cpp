@@ -77,6 +77,9 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
         QStringLiteral("SET TimeZone = '%1'")
             .arg(QString(config.run.timeZone).replace(QLatin1Char('\''), QString())),
         QStringLiteral("SET DateStyle = 'ISO, YMD'"),
+        // libpq prints every NOTICE (an idempotent migration's "already exists, skipping") on
+        // stderr; warnings and errors still come through, and errors reach us as query errors.
+        QStringLiteral("SET client_min_messages = warning"),
         QStringLiteral("SET statement_timeout = %1").arg(ms),
         QStringLiteral("SET lock_timeout = %1").arg(ms),
         QStringLiteral("SET idle_in_transaction_session_timeout = %1")

@@ -428,6 +428,16 @@ private slots:
                      QStringLiteral("after"), QStringLiteral("--quiet")});
         QVERIFY2(!QTest::currentTestFailed(), out.constData());
     }
+
+    // Reclaim's schema already exists after the run above, so every "IF NOT EXISTS" of the next
+    // run's migration makes PostgreSQL send a NOTICE; none may reach stderr (#18 item 3).
+    void serverNoticesNeverReachStderr()
+    {
+        const Ran ran = runOnce();
+        QCOMPARE(ran.exitCode, 0);
+        QVERIFY2(!ran.err.contains("NOTICE"), ran.err.constData());
+        QVERIFY2(!ran.err.contains("already exists"), ran.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOnce)
