@@ -9,4 +9,5 @@ constexpr int LockHeld = 3;         // skipped: another runner holds the lock
 constexpr int RedisUnreachable = 4; // skipped: Redis could not be reached to take the lock
 constexpr int RunFailed = 5;        // PostgreSQL unreachable, or the run could not proceed
 constexpr int ServeFailed = 6;      // --daemon: the metrics address could not be listened on
+constexpr int DomainUnread = 7; // the run completed, but a domain's candidates could not be read
 } // namespace reclaim::exitcode

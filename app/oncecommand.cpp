@@ -39,6 +39,9 @@ int runOnce(const CommandLine &cmd)
     if (report.outcome != RunReport::Outcome::Completed)
         err << "reclaim: " << RunReport::outcomeName(report.outcome) << ": " << report.outcomeDetail
             << "\n";
+    else if (!report.unreadDomains().isEmpty())
+        err << "reclaim: completed, but the candidates of "
+            << report.unreadDomains().join(QStringLiteral(", ")) << " could not be read\n";
     return exitCodeFor(report);
 }
 

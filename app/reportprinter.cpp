@@ -61,7 +61,7 @@ int exitCodeFor(const RunReport &r)
 {
     switch (r.outcome) {
     case RunReport::Outcome::Completed:
-        return exitcode::Ran;
+        return r.unreadDomains().isEmpty() ? exitcode::Ran : exitcode::DomainUnread;
     case RunReport::Outcome::SkippedLockHeld:
         return exitcode::LockHeld;
     case RunReport::Outcome::SkippedUnreachable:

@@ -6,6 +6,7 @@
 #include <QFont>
 #include <QRegularExpression>
 #include <QSet>
+#include <algorithm>
 
 namespace reclaim::ui {
 
@@ -209,6 +210,10 @@ void ActionsModel::setReport(const RunReport &report)
     const QDateTime plannedAt =
         report.finishedAt.isValid() ? report.finishedAt : QDateTime::currentDateTimeUtc();
     QList<Entry> appended;
+    // One dataChanged for the span of re-planned rows, not one per row: a report re-plans
+    // thousands at once, and every notification makes the views re-measure their columns.
+    int firstChanged = -1;
+    int lastChanged = -1;
     for (const Action &a : report.actions) {
         const int row = m_index.value(a.id, -1);
         if (row < 0) {
@@ -226,8 +231,11 @@ void ActionsModel::setReport(const RunReport &report)
         }
         e.action = a;
         e.plannedAt = plannedAt;
-        emitRowChanged(row);
+        firstChanged = firstChanged < 0 ? row : std::min(firstChanged, row);
+        lastChanged = std::max(lastChanged, row);
     }
+    if (firstChanged >= 0)
+        emit dataChanged(index(firstChanged, 0), index(lastChanged, ColumnCount - 1));
     if (!appended.isEmpty()) {
         const int first = static_cast<int>(m_entries.size());
         beginInsertRows({}, first, first + static_cast<int>(appended.size()) - 1);

@@ -95,10 +95,15 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
                 if (!m_selecting && current.isValid())
                     emit actionSelected(current.data(ActionsModel::KeyRole).toString());
             });
+    // Columns are re-fitted once the model has settled, not on every notification: measuring
+    // a column reads up to a thousand rows, and a report announces many changes at once.
+    m_fitTimer.setSingleShot(true);
+    m_fitTimer.setInterval(0);
+    connect(&m_fitTimer, &QTimer::timeout, this, &ActionsPanel::fitColumns);
     auto changed = [this] {
         updateTitle();
         updateSelected();
-        fitColumns();
+        m_fitTimer.start();
     };
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(model, signal, this, changed);

@@ -4,6 +4,7 @@
 // pane below it says the selected action's precondition, result and detail in full.
 #pragma once
 
+#include <QTimer>
 #include <QWidget>
 
 class QAction;
@@ -47,6 +48,7 @@ private:
     QLabel *m_selected;
     bool m_selecting = false;
     bool m_fitting = false;
+    QTimer m_fitTimer;
 };
 
 } // namespace reclaim::ui

@@ -1,5 +1,6 @@
 #include "logging/runlog.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace reclaim {
@@ -129,8 +130,12 @@ QList<LogRecord> describeRun(const RunReport &r, bool executeActions)
         if (const int n = r.count(result))
             actions.insert(actionResultName(result), n);
     LogRecord summary;
-    summary.level = levelFor(r.outcome);
+    const QStringList unread = r.unreadDomains();
+    summary.level = unread.isEmpty() ? levelFor(r.outcome) : LogLevel::Warn;
     summary.message = summaryMessage(r);
+    if (!unread.isEmpty())
+        summary.message +=
+            QStringLiteral("; candidates not read for %1").arg(unread.join(QStringLiteral(", ")));
     summary.fields = {{QStringLiteral("event"), QStringLiteral("run")},
                       {QStringLiteral("runId"), r.runId},
                       {QStringLiteral("trigger"), r.trigger},
@@ -142,6 +147,7 @@ QList<LogRecord> describeRun(const RunReport &r, bool executeActions)
                                    {QStringLiteral("absent"), r.count(Verdict::Absent)},
                                    {QStringLiteral("unknown"), r.count(Verdict::Unknown)}}},
                       {QStringLiteral("actions"), actions},
+                      {QStringLiteral("unreadDomains"), QJsonArray::fromStringList(unread)},
                       {QStringLiteral("durationMs"), r.startedAt.msecsTo(r.finishedAt)},
                       {QStringLiteral("redisRoundTrips"), r.redisRoundTrips},
                       {QStringLiteral("lock"), LockReport::stateName(r.lock.state)}};

@@ -85,10 +85,15 @@ void MetricsRegistry::recordRun(const RunReport &r)
     // A skipped or failed run read no candidates: the gauge keeps what the last reading saw.
     if (r.outcome == RunReport::Outcome::Completed) {
         m_candidates.clear();
-        for (const DomainReport &d : r.domains)
+        for (const DomainReport &d : r.domains) {
             for (Verdict v : kVerdicts)
                 m_candidates.insert({d.name, verdictName(v).toLower()}, d.count(v));
-        m_lastSuccessSeconds = r.finishedAt.toSecsSinceEpoch();
+            m_domainReadErrors[d.name] += d.candidateError ? 1 : 0;
+        }
+        // A run that could not read a domain's candidates did not reconcile it: not a success,
+        // so an alert on this gauge's age fires for a table that lost its grants.
+        if (r.unreadDomains().isEmpty())
+            m_lastSuccessSeconds = r.finishedAt.toSecsSinceEpoch();
     }
     for (const Action &a : r.actions)
         ++m_actions[{actionKindName(a.kind).toLower(), actionResultName(a.result)}];
@@ -137,8 +142,15 @@ QByteArray MetricsRegistry::exposition() const
     w.sample(QStringLiteral("reclaim_lock_held"), {},
              m_lockHeld ? QStringLiteral("1") : QStringLiteral("0"));
 
-    w.family("reclaim_last_success_timestamp_seconds", "gauge",
-             "Unix time the last completed run finished (0 before the first).");
+    w.family("reclaim_domain_read_errors_total", "counter",
+             "Completed runs that could not read a domain's candidates, by domain.");
+    for (auto it = m_domainReadErrors.cbegin(); it != m_domainReadErrors.cend(); ++it)
+        w.sample(QStringLiteral("reclaim_domain_read_errors_total"),
+                 {{QStringLiteral("domain"), it.key()}}, QString::number(it.value()));
+
+    w.family(
+        "reclaim_last_success_timestamp_seconds", "gauge",
+        "Unix time the last completed run that read every domain finished (0 before the first).");
     w.sample(QStringLiteral("reclaim_last_success_timestamp_seconds"), {},
              QString::number(m_lastSuccessSeconds));
 

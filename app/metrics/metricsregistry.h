@@ -32,6 +32,7 @@ private:
     QMap<QString, quint64> m_runs;                    // outcome → count
     QMap<QPair<QString, QString>, int> m_candidates;  // (domain, verdict) → count in the last run
     QMap<QPair<QString, QString>, quint64> m_actions; // (kind, result) → count
+    QMap<QString, quint64> m_domainReadErrors;        // domain → runs that could not read it
     QMap<QString, quint64> m_reloads;                 // applied | refused → count
     bool m_lockHeld = false;
     qint64 m_lastSuccessSeconds = 0;

@@ -167,6 +167,15 @@ QJsonObject actionJson(const Action &a)
 
 } // namespace
 
+QStringList RunReport::unreadDomains() const
+{
+    QStringList names;
+    for (const DomainReport &d : domains)
+        if (d.candidateError)
+            names << d.name;
+    return names;
+}
+
 QJsonObject RunReport::toJson() const
 {
     QJsonArray domainArray;
@@ -202,28 +211,30 @@ QJsonObject RunReport::toJson() const
                          {QStringLiteral("lost"), lock.lost}};
     if (!lock.error.isEmpty())
         lockJson.insert(QStringLiteral("error"), lock.error);
-    return QJsonObject{{QStringLiteral("runId"), runId},
-                       {QStringLiteral("trigger"), trigger},
-                       {QStringLiteral("dryRun"), dryRun},
-                       {QStringLiteral("outcome"), outcomeName(outcome)},
-                       {QStringLiteral("outcomeDetail"), outcomeDetail},
-                       {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
-                       {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
-                       {QStringLiteral("lock"), lockJson},
-                       {QStringLiteral("counts"),
-                        QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
-                                    {QStringLiteral("ABSENT"), count(Verdict::Absent)},
-                                    {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
-                       {QStringLiteral("phasesMs"),
-                        QJsonObject{{QStringLiteral("lock"), phases.lockMs},
-                                    {QStringLiteral("candidates"), phases.candidatesMs},
-                                    {QStringLiteral("lookup"), phases.lookupMs},
-                                    {QStringLiteral("scan"), phases.scanMs},
-                                    {QStringLiteral("plan"), phases.planMs},
-                                    {QStringLiteral("execute"), phases.executeMs}}},
-                       {QStringLiteral("redisRoundTrips"), redisRoundTrips},
-                       {QStringLiteral("domains"), domainArray},
-                       {QStringLiteral("actions"), actionArray}};
+    return QJsonObject{
+        {QStringLiteral("runId"), runId},
+        {QStringLiteral("trigger"), trigger},
+        {QStringLiteral("dryRun"), dryRun},
+        {QStringLiteral("outcome"), outcomeName(outcome)},
+        {QStringLiteral("outcomeDetail"), outcomeDetail},
+        {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("lock"), lockJson},
+        {QStringLiteral("counts"),
+         QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
+                     {QStringLiteral("ABSENT"), count(Verdict::Absent)},
+                     {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
+        {QStringLiteral("phasesMs"),
+         QJsonObject{{QStringLiteral("lock"), phases.lockMs},
+                     {QStringLiteral("candidates"), phases.candidatesMs},
+                     {QStringLiteral("lookup"), phases.lookupMs},
+                     {QStringLiteral("scan"), phases.scanMs},
+                     {QStringLiteral("plan"), phases.planMs},
+                     {QStringLiteral("execute"), phases.executeMs}}},
+        {QStringLiteral("redisRoundTrips"), redisRoundTrips},
+        {QStringLiteral("unreadDomains"), QJsonArray::fromStringList(unreadDomains())},
+        {QStringLiteral("domains"), domainArray},
+        {QStringLiteral("actions"), actionArray}};
 }
 
 } // namespace reclaim

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace reclaim {
@@ -88,6 +89,9 @@ struct RunReport
     int count(Verdict v) const;
     int count(ActionResult r) const;
     const CandidateVerdict *find(const QString &domain, const QString &rowId) const;
+    // Domains whose candidates could not be read: a run that completed with any is not a
+    // success (exit code, metrics, console), though the other domains were still reconciled.
+    QStringList unreadDomains() const;
 
     QJsonObject toJson() const;
 };

@@ -429,6 +429,33 @@ private slots:
         QVERIFY2(!QTest::currentTestFailed(), out.constData());
     }
 
+    // A domain whose candidates cannot be read (its table renamed away, as a migration or a lost
+    // grant leaves it) is not a success: exit 7, the JSON and stderr name it, and the other
+    // domains are still looked at (#13 item 3).
+    void unreadDomainExitsSeven()
+    {
+        sql(m_env, QStringLiteral("ALTER TABLE \"VideoJob\" RENAME TO \"VideoJobAway\""));
+        const Ran ran = runOnce();
+        sql(m_env, QStringLiteral("ALTER TABLE \"VideoJobAway\" RENAME TO \"VideoJob\""));
+        QCOMPARE(ran.exitCode, 7);
+        const QJsonObject report = ran.json();
+        QCOMPARE(str(report, "outcome"), QStringLiteral("completed"));
+        QCOMPARE(report.value(QStringLiteral("unreadDomains")).toArray(),
+                 QJsonArray{QStringLiteral("video")});
+        int domainsWithoutError = 0;
+        for (const QJsonValue &d : report.value(QStringLiteral("domains")).toArray()) {
+            const QJsonObject o = d.toObject();
+            if (str(o, "name") == QLatin1String("video"))
+                QVERIFY2(str(o, "candidateError").contains(QLatin1String("VideoJob")),
+                         qPrintable(str(o, "candidateError")));
+            else
+                domainsWithoutError += o.contains(QStringLiteral("candidateError")) ? 0 : 1;
+        }
+        QCOMPARE(domainsWithoutError, 4);
+        QVERIFY2(ran.err.contains("could not be read") && ran.err.contains("video"),
+                 ran.err.constData());
+    }
+
     // Reclaim's schema already exists after the run above, so every "IF NOT EXISTS" of the next
     // run's migration makes PostgreSQL send a NOTICE; none may reach stderr (#18 item 3).
     void serverNoticesNeverReachStderr()

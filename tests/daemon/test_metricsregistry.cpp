@@ -82,6 +82,7 @@ class TestMetricsRegistry : public QObject
 private slots:
     void freshRegistryExposesZeroes();
     void exactExpositionAfterOneRun();
+    void unreadDomainIsNotASuccess();
     void skippedRunKeepsCandidatesAndCountsOutcome();
     void lockHeldGaugeAndReloads();
     void labelValuesAreEscaped();
@@ -141,7 +142,11 @@ reclaim_actions_total{kind="requeue",result="stale"} 0
 # HELP reclaim_lock_held 1 while a run of this process holds the recovery lock.
 # TYPE reclaim_lock_held gauge
 reclaim_lock_held 0
-# HELP reclaim_last_success_timestamp_seconds Unix time the last completed run finished (0 before the first).
+# HELP reclaim_domain_read_errors_total Completed runs that could not read a domain's candidates, by domain.
+# TYPE reclaim_domain_read_errors_total counter
+reclaim_domain_read_errors_total{domain="image"} 0
+reclaim_domain_read_errors_total{domain="video"} 0
+# HELP reclaim_last_success_timestamp_seconds Unix time the last completed run that read every domain finished (0 before the first).
 # TYPE reclaim_last_success_timestamp_seconds gauge
 reclaim_last_success_timestamp_seconds 1709294401
 # HELP reclaim_run_duration_seconds Duration of recovery runs, all outcomes.
@@ -171,6 +176,27 @@ reclaim_config_reloads_total{result="refused"} 0
     QCOMPARE(QString::fromUtf8(m.exposition()), expected);
 }
 
+// A completed run that could not read one domain's candidates counts an error for that domain
+// and is not a success: the last-success gauge keeps the previous run's time (#13 item 3).
+void TestMetricsRegistry::unreadDomainIsNotASuccess()
+{
+    MetricsRegistry m;
+    m.recordRun(completedRun());
+    RunReport partial = completedRun();
+    partial.finishedAt = partial.finishedAt.addSecs(300);
+    partial.domains.last().candidateError = QStringLiteral("relation \"ImageJob\" does not exist");
+    m.recordRun(partial);
+    const QStringList lines = linesOf(m.exposition());
+    QVERIFY(lines.contains(QStringLiteral("reclaim_domain_read_errors_total{domain=\"image\"} 1")));
+    QVERIFY(lines.contains(QStringLiteral("reclaim_domain_read_errors_total{domain=\"video\"} 0")));
+    QVERIFY(lines.contains(QStringLiteral("reclaim_last_success_timestamp_seconds 1709294401")));
+    RunReport later = completedRun();
+    later.finishedAt = later.finishedAt.addSecs(600);
+    m.recordRun(later); // every domain read again: a success
+    QVERIFY(linesOf(m.exposition())
+                .contains(QStringLiteral("reclaim_last_success_timestamp_seconds 1709295001")));
+}
+
 void TestMetricsRegistry::skippedRunKeepsCandidatesAndCountsOutcome()
 {
     MetricsRegistry m;
@@ -195,7 +221,7 @@ void TestMetricsRegistry::skippedRunKeepsCandidatesAndCountsOutcome()
     RunReport next = completedRun();
     next.domains.removeLast();
     m.recordRun(next);
-    QVERIFY(!m.exposition().contains("domain=\"image\""));
+    QVERIFY(!m.exposition().contains("reclaim_candidates{domain=\"image\""));
     QVERIFY(
         linesOf(m.exposition())
             .contains(QStringLiteral("reclaim_actions_total{kind=\"fail\",result=\"applied\"} 2")));
