@@ -14,8 +14,8 @@ constexpr int kListPage = 10000;
 
 } // namespace
 
-BullmqQueue::BullmqQueue(RedisLink &link, const RunSettings &settings)
-    : m_link(link), m_settings(settings)
+BullmqQueue::BullmqQueue(RedisLink &link, const RunSettings &settings, QByteArray generationKey)
+    : m_link(link), m_settings(settings), m_generationKey(std::move(generationKey))
 {}
 
 qint64 BullmqQueue::roundTrips() const
@@ -132,7 +132,7 @@ Expected<ScanPage, RedisError> BullmqQueue::scanPage(const QString &keyPrefix, c
 
 Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, const QString &name,
                                                           const QByteArray &data,
-                                                          qint64 timestampMs)
+                                                          qint64 timestampMs, qint64 generation)
 {
     auto conn = m_link.connection();
     if (!conn)
@@ -144,9 +144,9 @@ Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, con
         **conn,
         {k("wait"), k("paused"), k("meta"), k("id"), k("completed"), k("failed"), k("delayed"),
          k("prioritized"), k("waiting-children"), k("active"), k("events"), k("marker"),
-         bullmq::queueKey(job.keyPrefix, job.queue, job.jobId)},
+         bullmq::queueKey(job.keyPrefix, job.queue, job.jobId), m_generationKey},
         {job.jobId.toUtf8(), name.toUtf8(), data, QByteArrayLiteral("{\"attempts\":1}"),
-         QByteArray::number(timestampMs)});
+         QByteArray::number(timestampMs), QByteArray::number(generation)});
     if (!r)
         return unexpected(r.error());
     if (!r->isArray() || r->elements.size() != 2)
@@ -156,8 +156,13 @@ Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, con
     if (what == QLatin1String("enqueued")) {
         out.enqueued = true;
         out.replacedState = r->elements.at(1).toText();
-    } else {
+    } else if (what == QLatin1String("fenced")) {
+        out.fenced = true;
+        out.currentGeneration = r->elements.at(1).toText().toLongLong();
+    } else if (what == QLatin1String("runnable")) {
         out.runnableState = r->elements.at(1).toText();
+    } else {
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("enqueue")));
     }
     return out;
 }

@@ -12,7 +12,8 @@ namespace reclaim {
 class BullmqQueue final : public QueueInspector, public QueueWriter
 {
 public:
-    BullmqQueue(RedisLink &link, const RunSettings &settings);
+    // `generationKey`: the recovery lock's fencing counter (RedisLock::generationKeyFor).
+    BullmqQueue(RedisLink &link, const RunSettings &settings, QByteArray generationKey);
     Q_DISABLE_COPY_MOVE(BullmqQueue)
 
     QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override;
@@ -26,12 +27,13 @@ public:
     // Same id, retained job (SPEC §4): a retained completed/failed job under the id is removed
     // and the job added in one script, which answers what it found and what it left runnable.
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
-                                                 const QByteArray &data,
-                                                 qint64 timestampMs) override;
+                                                 const QByteArray &data, qint64 timestampMs,
+                                                 qint64 generation) override;
 
 private:
     RedisLink &m_link;
     RunSettings m_settings;
+    QByteArray m_generationKey;
 };
 
 } // namespace reclaim

@@ -5,8 +5,13 @@
 namespace reclaim {
 
 RedisLock::RedisLock(RedisLink &link, QString lockKey)
-    : m_link(link), m_lockKey(lockKey.toUtf8()), m_generationKey(m_lockKey + ":generation")
+    : m_link(link), m_lockKey(lockKey.toUtf8()), m_generationKey(generationKeyFor(lockKey))
 {}
+
+QByteArray RedisLock::generationKeyFor(const QString &lockKey)
+{
+    return lockKey.toUtf8() + ":generation";
+}
 
 Expected<LockAttempt, RedisError> RedisLock::acquire(const QString &token, qint64 ttlMs)
 {

@@ -19,6 +19,10 @@ public:
     Expected<bool, RedisError> release(const QString &token) override;
     Expected<LockAttempt, RedisError> peek() override;
 
+    // The fencing generation counter of `lockKey`: the queue writer checks it inside its own
+    // script, so a run whose generation is no longer current cannot enqueue.
+    static QByteArray generationKeyFor(const QString &lockKey);
+
 private:
     RedisLink &m_link;
     QByteArray m_lockKey;

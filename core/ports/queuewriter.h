@@ -13,14 +13,22 @@ struct EnqueueOutcome
     bool enqueued = false;
     QString replacedState; // a retained "completed"/"failed" job (or "stray" hash) removed first
     QString runnableState; // when not enqueued: the job was already runnable in this state
+    // When not enqueued: the run's fencing generation is no longer the current one (a newer run
+    // took the lock, or the counter was reset); `currentGeneration` is what the queue holds.
+    bool fenced = false;
+    qint64 currentGeneration = 0;
 };
 
 class QueueWriter
 {
 public:
     virtual ~QueueWriter() = default;
-    virtual Expected<EnqueueOutcome, RedisError>
-    enqueue(const JobRef &job, const QString &name, const QByteArray &data, qint64 timestampMs) = 0;
+    // Enqueues only while `generation` is still the current fencing generation, checked in the
+    // same atomic step as the write: a stale run that resumes after a newer one started writes
+    // nothing to the queue.
+    virtual Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
+                                                         const QByteArray &data, qint64 timestampMs,
+                                                         qint64 generation) = 0;
 };
 
 } // namespace reclaim

@@ -26,11 +26,21 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
     if (action.kind == ActionKind::Requeue) {
         auto enqueued =
             writer.enqueue(JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName,
-                           action.payload, QDateTime::currentMSecsSinceEpoch());
+                           action.payload, QDateTime::currentMSecsSinceEpoch(), lease.generation());
         if (!enqueued) {
             action.result = ActionResult::EnqueueFailed;
             action.resultDetail = enqueued.error().describe();
             store.auditOnly(action, actor);
+            return;
+        }
+        if (enqueued->fenced) {
+            // Nothing was written to the queue, and a newer run owns the writes now: no audit
+            // either, as for a lost lease.
+            action.result = ActionResult::Fenced;
+            action.resultDetail = QStringLiteral("nothing enqueued: generation %1 is no longer "
+                                                 "current in Redis (it holds %2)")
+                                      .arg(lease.generation())
+                                      .arg(enqueued->currentGeneration);
             return;
         }
         if (!enqueued->enqueued) {

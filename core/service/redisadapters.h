@@ -12,7 +12,9 @@ namespace reclaim {
 struct RedisAdapters final
 {
     RedisAdapters(const RedisEndpoint &endpoint, const RunSettings &settings)
-        : link(endpoint, settings.redisTimeout), queue(link, settings), lock(link, settings.lockKey)
+        : link(endpoint, settings.redisTimeout),
+          queue(link, settings, RedisLock::generationKeyFor(settings.lockKey)),
+          lock(link, settings.lockKey)
     {}
     Q_DISABLE_COPY_MOVE(RedisAdapters)
 

@@ -40,10 +40,11 @@ public:
     }
     qint64 roundTrips() const override { return m_inspector.roundTrips(); }
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n,
-                                                 const QByteArray &d, qint64 t) override
+                                                 const QByteArray &d, qint64 t,
+                                                 qint64 generation) override
     {
         m_hook(QStringLiteral("enqueue"));
-        return m_writer.enqueue(j, n, d, t);
+        return m_writer.enqueue(j, n, d, t, generation);
     }
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl) override
     {

@@ -1,7 +1,9 @@
 // A recovery runner in its own process, for the lock race tests: it can stop just before its
-// first database write (after confirming its lease) and wait for "go" on stdin, so the test can
-// freeze it there with SIGSTOP past its TTL while another runner takes over.
-//   racerunner [--pause-before-write] [--observe] [--lock-ttl S]   (URLs from RECLAIM_*_URL)
+// first database write or its first enqueue (each after confirming its lease) and wait for "go"
+// on stdin, so the test can freeze it there with SIGSTOP past its TTL while another runner
+// takes over.
+//   racerunner [--pause-before-write | --pause-before-enqueue] [--observe] [--lock-ttl S]
+//   (URLs from RECLAIM_*_URL)
 #include "config/configloader.h"
 #include "faultports.h"
 #include "postgres/pgjobstore.h"
@@ -29,7 +31,10 @@ int main(int argc, char **argv)
     const qsizetype ttlAt = args.indexOf(QStringLiteral("--lock-ttl"));
     if (ttlAt > 0)
         config->run.lockTtl = std::chrono::seconds(args.value(ttlAt + 1).toInt());
-    const bool pause = args.contains(QStringLiteral("--pause-before-write"));
+    const QString pauseAt =
+        args.contains(QStringLiteral("--pause-before-write"))     ? QStringLiteral("write")
+        : args.contains(QStringLiteral("--pause-before-enqueue")) ? QStringLiteral("enqueue")
+                                                                  : QString();
     const bool observe = args.contains(QStringLiteral("--observe"));
 
     auto store = PgJobStore::open(*config, false);
@@ -39,16 +44,18 @@ int main(int argc, char **argv)
     }
     RedisAdapters redis(config->redis, config->run);
     bool paused = false;
-    test::HookedStore hooked(**store, [&](const QString &boundary) {
-        if (pause && !paused && boundary == QLatin1String("write")) {
+    auto hook = [&](const QString &boundary) {
+        if (!pauseAt.isEmpty() && !paused && boundary == pauseAt) {
             paused = true;
             std::printf("PAUSED\n");
             std::fflush(stdout);
             std::string line;
             std::getline(std::cin, line); // the test SIGSTOPs us here, then SIGCONTs and says "go"
         }
-    });
-    RecoveryRun run(*config, &hooked, {}, redis.queue, redis.queue, redis.lock);
+    };
+    test::HookedStore hooked(**store, hook);
+    test::HookedQueue queue(redis.queue, redis.queue, redis.lock, hook);
+    RecoveryRun run(*config, &hooked, {}, queue, queue, queue);
     RunRequest request;
     request.trigger = QStringLiteral("race");
     request.executeActions = !observe;

@@ -5,6 +5,7 @@
 #include "service/redisadapters.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
+#include "worldsnapshot.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -37,6 +38,15 @@ QByteArray getLock(const SandboxEnv &env)
 {
     auto r = redis(env).command({QByteArrayLiteral("GET"), kLockKey});
     return r ? r->toBytes().value_or(QByteArray()) : QByteArrayLiteral("<error>");
+}
+
+// Every key in Redis but the recovery lock's own, with its type and contents.
+QMap<QByteArray, QByteArray> queueContents(const SandboxEnv &env)
+{
+    QMap<QByteArray, QByteArray> all = redisContents(env);
+    all.remove(kLockKey);
+    all.remove(kLockKey + ":generation");
+    return all;
 }
 
 bool waitForLine(QProcess &p, int timeoutMs)
@@ -204,6 +214,71 @@ private slots:
                 QStringLiteral("SELECT result FROM reclaim.audit WHERE actor_host = 'racerunner'"));
         QCOMPARE(audit.size(), 1);
         QCOMPARE(audit.first().first().toString(), QStringLiteral("fenced"));
+    }
+
+    // The Redis side is fenced too (#13 item 4): a runner frozen between its lease check and its
+    // first enqueue while a newer run takes the lock enqueues nothing after SIGCONT — the
+    // script sees a newer generation — and reports the action as fenced.
+    void runnerFrozenBeforeItsEnqueueEnqueuesNothingAfterResuming()
+    {
+        resetSandbox(m_env);
+        migrate(m_env);
+        SeededIncident incident(m_env, 7, 1, false);
+        QVERIFY(incident.ready());
+
+        QProcess a;
+        a.setProcessEnvironment(m_env.processEnvironment());
+        a.start(QStringLiteral(RACERUNNER), {QStringLiteral("--pause-before-enqueue"),
+                                             QStringLiteral("--lock-ttl"), QStringLiteral("2")});
+        QVERIFY(a.waitForStarted());
+        QVERIFY(waitForLine(a, 30000));
+        QCOMPARE(a.readLine().trimmed(), QByteArrayLiteral("PAUSED"));
+        QCOMPARE(::kill(static_cast<pid_t>(a.processId()), SIGSTOP), 0);
+        const auto before = jobRowsSnapshot(m_env); // what A wrote while it held the lock stays
+
+        QTRY_COMPARE_WITH_TIMEOUT(getLock(m_env), QByteArray(), 10000);
+        QProcess b;
+        b.setProcessEnvironment(m_env.processEnvironment());
+        b.start(QStringLiteral(RACERUNNER), {QStringLiteral("--observe")});
+        QVERIFY(b.waitForFinished(60000));
+        QVERIFY2(b.readAllStandardOutput().contains("\"outcome\":\"completed\""), "B did not run");
+        // Everything in Redis but the lock's own keys, as B left it: A must add nothing to it.
+        const auto queueBefore = queueContents(m_env);
+
+        QCOMPARE(::kill(static_cast<pid_t>(a.processId()), SIGCONT), 0);
+        a.write("go\n");
+        QVERIFY(a.waitForFinished(60000));
+        const QByteArray out = a.readAllStandardOutput();
+        const qsizetype at = out.indexOf("REPORT ");
+        QVERIFY2(at >= 0, out.constData());
+        const QJsonObject report = QJsonDocument::fromJson(out.mid(at + 7)).object();
+        // Actions run in order: those before the first requeue ran while A held the lock; from
+        // the requeue it was frozen in front of on, every one must be refused.
+        int fenced = 0;
+        bool frozenYet = false;
+        for (const QJsonValue &v : report.value(QStringLiteral("actions")).toArray()) {
+            const QJsonObject o = v.toObject();
+            frozenYet =
+                frozenYet || o.value(QStringLiteral("kind")).toString() == QLatin1String("REQUEUE");
+            if (!frozenYet)
+                continue;
+            const QString result = o.value(QStringLiteral("result")).toString();
+            QVERIFY2(result == QLatin1String("fenced") || result == QLatin1String("lock-lost"),
+                     qPrintable(QStringLiteral("%1: %2").arg(
+                         o.value(QStringLiteral("id")).toString(), result)));
+            if (result == QLatin1String("fenced")) {
+                ++fenced;
+                QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("REQUEUE"));
+                QVERIFY2(o.value(QStringLiteral("resultDetail"))
+                             .toString()
+                             .contains(QLatin1String("nothing enqueued")),
+                         qPrintable(o.value(QStringLiteral("resultDetail")).toString()));
+            }
+        }
+        QCOMPARE(fenced, 1); // the enqueue it was frozen in front of
+        const QStringList changed = differences(queueBefore, queueContents(m_env));
+        QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
+        QCOMPARE(jobRowsSnapshot(m_env), before);
     }
 };
 

@@ -101,13 +101,19 @@ Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QStrin
 }
 
 Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const QString &,
-                                                        const QByteArray &data, qint64)
+                                                        const QByteArray &data, qint64,
+                                                        qint64 runGeneration)
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:enqueue:%1").arg(job.jobId));
     if (enqueueError)
         return unexpected(*enqueueError);
     EnqueueOutcome out;
+    if (runGeneration != generation) { // as enqueue.lua: only the current generation writes
+        out.fenced = true;
+        out.currentGeneration = generation;
+        return out;
+    }
     const QString existing = stateOf(job.queue, job.jobId);
     if (isRunnableState(existing)) {
         out.runnableState = existing;

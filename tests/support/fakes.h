@@ -66,8 +66,8 @@ public:
     qint64 roundTrips() const override { return m_roundTrips; }
 
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
-                                                 const QByteArray &data,
-                                                 qint64 timestampMs) override;
+                                                 const QByteArray &data, qint64 timestampMs,
+                                                 qint64 generation) override;
 
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
     Expected<bool, RedisError> renew(const QString &token, qint64 ttlMs) override;

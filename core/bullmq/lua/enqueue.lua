@@ -3,13 +3,21 @@
 -- BullMQ worker takes it. A retained completed/failed job (or a stray hash) under the same id
 -- is removed first, in this same script, since BullMQ would silently ignore the add.
 -- KEYS: 1 wait, 2 paused, 3 meta, 4 id counter, 5 completed, 6 failed, 7 delayed,
---       8 prioritized, 9 waiting-children, 10 active, 11 events, 12 marker, 13 job hash
--- ARGV: 1 job id, 2 name, 3 data (JSON), 4 opts (JSON), 5 timestamp (ms)
--- Returns {"enqueued", replacedState} or {"runnable", state} when the job is already runnable.
+--       8 prioritized, 9 waiting-children, 10 active, 11 events, 12 marker, 13 job hash,
+--       14 the recovery lock's fencing generation counter
+-- ARGV: 1 job id, 2 name, 3 data (JSON), 4 opts (JSON), 5 timestamp (ms), 6 the run's generation
+-- Returns {"enqueued", replacedState}, {"runnable", state} when the job is already runnable, or
+-- {"fenced", current generation} when the run's generation is no longer the current one.
 local rcall = redis.call
 local id = ARGV[1]
 local jobKey = KEYS[13]
 local replaced = ''
+
+-- Fencing, in the same atomic step as the write: a run paused past its lock's TTL while a newer
+-- run took the lock (INCR) must not enqueue, nor delete and re-add a retained job. A counter
+-- that went back (a flushed or replaced Redis) is not current either.
+local current = rcall('GET', KEYS[14]) or '0'
+if current ~= ARGV[6] then return {'fenced', current} end
 
 if rcall('EXISTS', jobKey) == 1 then
   if rcall('ZSCORE', KEYS[7], id) then return {'runnable', 'delayed'} end
@@ -46,9 +54,4 @@ if not pausedOrMaxed then
   rcall('ZADD', KEYS[12], 0, '0')
 end
 rcall('XADD', KEYS[11], 'MAXLEN', '~', maxEvents, '*', 'event', 'waiting', 'jobId', id)
-
--- Verify, within the same atomic step, that the job is now runnable under its id.
-if rcall('LINDEX', KEYS[1], 0) ~= id then
-  return redis.error_reply('RECLAIM enqueue did not leave ' .. id .. ' at the head of wait')
-end
 return {'enqueued', replaced}
