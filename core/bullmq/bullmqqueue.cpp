@@ -11,6 +11,7 @@ namespace reclaim {
 namespace {
 
 constexpr int kListPage = 10000;
+constexpr qsizetype kAnchors = 16;
 
 } // namespace
 
@@ -79,53 +80,83 @@ QList<Expected<Sighting, RedisError>> BullmqQueue::probe(const QList<JobRef> &jo
 Expected<QSet<QString>, RedisError>
 BullmqQueue::listMembers(const QString &keyPrefix, const QString &queue, const QString &list)
 {
-    const QByteArray listKey = bullmq::queueKey(keyPrefix, queue, list);
     QSet<QString> members;
-    for (qint64 offset = 0;; offset += kListPage) {
-        auto conn = m_link.connection();
-        if (!conn)
-            return unexpected(conn.error());
-        auto r = (*conn)->command({QByteArrayLiteral("LRANGE"), listKey, QByteArray::number(offset),
-                                   QByteArray::number(offset + kListPage - 1)});
-        if (!r)
-            return unexpected(r.error());
-        if (!r->isArray())
-            return unexpected(RedisError::unexpectedReply(QStringLiteral("LRANGE")));
-        for (const RedisValue &e : r->elements)
-            members.insert(e.toText());
-        if (r->elements.size() < kListPage)
+    ScanCursor cursor;
+    std::optional<qint64> budget;
+    for (int pages = 0;; ++pages) {
+        auto page = readPage(keyPrefix, queue, list, cursor, kListPage, false);
+        if (!page)
+            return unexpected(page.error());
+        if (!budget)
+            budget = scanPageBudget(page->stateSize, kListPage);
+        for (const ScanPage::Job &job : page->jobs)
+            members.insert(job.id);
+        if (page->done)
             return members;
+        if (pages + 1 >= *budget)
+            return unexpected(
+                RedisError{RedisError::Kind::Moving,
+                           QStringLiteral("%1 of %2 moved faster than it could be read (%3 pages)")
+                               .arg(list, queue)
+                               .arg(pages + 1)});
+        cursor = page->next;
     }
 }
 
 Expected<ScanPage, RedisError> BullmqQueue::scanPage(const QString &keyPrefix, const QString &queue,
-                                                     const QString &state, qint64 offset, int count)
+                                                     const QString &state, const ScanCursor &from,
+                                                     int count)
+{
+    return readPage(keyPrefix, queue, state, from, count, true);
+}
+
+Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, const QString &queue,
+                                                     const QString &state, const ScanCursor &from,
+                                                     int count, bool withData)
 {
     auto conn = m_link.connection();
     if (!conn)
         return unexpected(conn.error());
     const bool isList = state == QLatin1String("wait") || state == QLatin1String("paused") ||
                         state == QLatin1String("active");
+    QList<QByteArray> args{isList ? QByteArrayLiteral("list") : QByteArrayLiteral("zset"),
+                           QByteArray::number(count), bullmq::queueKeyPrefix(keyPrefix, queue),
+                           withData ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
+                           QByteArray::number(from.position)};
+    for (const QString &anchor : from.anchors)
+        args << anchor.toUtf8();
     auto r = bullmq::scripts::scanPage().runOne(
         **conn,
         {bullmq::queueKey(keyPrefix, queue, state),
          bullmq::queueKey(keyPrefix, queue, QStringLiteral("meta"))},
-        {isList ? QByteArrayLiteral("list") : QByteArrayLiteral("zset"), QByteArray::number(offset),
-         QByteArray::number(offset + count - 1), bullmq::queueKeyPrefix(keyPrefix, queue)});
+        args);
     if (!r)
         return unexpected(r.error());
-    if (!r->isArray() || r->elements.size() < 2 || (r->elements.size() - 2) % 2 != 0)
+    constexpr qsizetype kHead = 5;
+    if (!r->isArray() || r->elements.size() < kHead || (r->elements.size() - kHead) % 2 != 0)
         return unexpected(RedisError::unexpectedReply(QStringLiteral("scanpage")));
     ScanPage page;
     page.stateSize = r->elements.at(0).toInteger().value_or(0);
     page.queuePaused = r->elements.at(1).toInteger().value_or(0) == 1;
-    for (qsizetype i = 2; i + 1 < r->elements.size(); i += 2) {
+    page.restarted = r->elements.at(2).toInteger().value_or(0) == 1;
+    page.done = r->elements.at(3).toInteger().value_or(0) == 1;
+    const qint64 position = r->elements.at(4).toInteger().value_or(0);
+    for (qsizetype i = kHead; i + 1 < r->elements.size(); i += 2) {
         ScanPage::Job job;
         job.id = r->elements.at(i).toText();
         const RedisValue &data = r->elements.at(i + 1);
-        if (!data.isNil())
+        if (withData && !data.isNil())
             job.data = data.toBytes();
         page.jobs << job;
+    }
+    // The next page starts next to the ids read furthest: several, so one of them taken away
+    // (a job completing in `active`) does not send the reader back to the start.
+    if (page.jobs.isEmpty()) {
+        page.next = from;
+    } else {
+        page.next.position = position;
+        for (qsizetype i = page.jobs.size() - 1; i >= 0 && page.next.anchors.size() < kAnchors; --i)
+            page.next.anchors << page.jobs.at(i).id;
     }
     return page;
 }

@@ -20,7 +20,7 @@ public:
     Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
                                                     const QString &list) override;
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
-                                            const QString &state, qint64 offset,
+                                            const QString &state, const ScanCursor &from,
                                             int count) override;
     qint64 roundTrips() const override;
 
@@ -31,6 +31,10 @@ public:
                                                  qint64 generation) override;
 
 private:
+    Expected<ScanPage, RedisError> readPage(const QString &keyPrefix, const QString &queue,
+                                            const QString &state, const ScanCursor &from, int count,
+                                            bool withData);
+
     RedisLink &m_link;
     RunSettings m_settings;
     QByteArray m_generationKey;

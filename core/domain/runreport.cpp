@@ -191,10 +191,14 @@ QJsonObject RunReport::toJson() const
                       {QStringLiteral("candidates"), cands}};
         if (d.candidateError)
             o.insert(QStringLiteral("candidateError"), *d.candidateError);
-        QJsonObject scan{{QStringLiteral("ran"), d.scan.ran},
-                         {QStringLiteral("pages"), d.scan.pages},
-                         {QStringLiteral("jobsRead"), d.scan.jobsRead},
-                         {QStringLiteral("malformed"), d.scan.malformed}};
+        QJsonObject scan{
+            {QStringLiteral("ran"), d.scan.ran},
+            {QStringLiteral("pages"), d.scan.pages},
+            {QStringLiteral("jobsRead"), d.scan.jobsRead},
+            {QStringLiteral("malformed"), d.scan.malformed},
+            {QStringLiteral("unreadable"), QJsonArray::fromStringList(d.scan.unreadable)},
+            {QStringLiteral("restarts"), d.scan.restarts},
+            {QStringLiteral("rechecked"), d.scan.rechecked}};
         if (d.scan.error)
             scan.insert(QStringLiteral("error"), *d.scan.error);
         o.insert(QStringLiteral("scan"), scan);

@@ -38,7 +38,11 @@ struct ScanStats
     bool ran = false;
     int pages = 0;
     qint64 jobsRead = 0;
-    int malformed = 0; // jobs whose payload could not be parsed: skipped, counted
+    int restarts = 0;  // pages that started a state again because every anchor had left it
+    int rechecked = 0; // candidates still absent after the scan, looked up directly once more
+    int malformed = 0; // jobs whose payload could not be parsed: any candidate's job, maybe
+    // "<queue>/<state>/<job id>" of the first unreadable jobs, for an operator to look at.
+    QStringList unreadable;
     std::optional<QString> error;
 };
 

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace reclaim {
@@ -21,10 +22,22 @@ struct JobRef
     QString jobId;
 };
 
+// Where the next page of a state starts: next to the ids the last page read furthest (the
+// anchors), wherever they have moved since, never at an offset that shifts when the state moves.
+// The stages pass back what the last page returned; a default cursor is the start.
+struct ScanCursor
+{
+    QStringList anchors; // furthest read first; empty: the start of the state
+    qint64 position = 0; // where anchors.first() was (the adapter's own coordinate)
+};
+
 struct ScanPage
 {
     qint64 stateSize = 0;     // length of the list / cardinality of the set when the page was read
     bool queuePaused = false; // the queue's meta says paused: its waiting jobs are "paused"
+    bool done = false;        // the state was read to its end
+    bool restarted = false;   // every anchor had left the state: this page is from its start again
+    ScanCursor next;          // where the page after this one starts
     struct Job
     {
         QString id;
@@ -32,6 +45,15 @@ struct ScanPage
     };
     QList<Job> jobs;
 };
+
+// How many pages a reader may take over a state whose first page saw `size` jobs: enough to
+// read it three times over (a fast queue that takes every anchor starts the reader again), and
+// never unbounded — past it the state is "could not look", not "read".
+inline qint64 scanPageBudget(qint64 size, int pageSize)
+{
+    const qint64 pages = (qMax<qint64>(0, size) + qMax(1, pageSize) - 1) / qMax(1, pageSize);
+    return 3 * pages + 4;
+}
 
 class QueueInspector
 {
@@ -43,14 +65,16 @@ public:
     // "list-unresolved" needs listMembers() to decide.
     virtual QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) = 0;
 
-    // Every id in one of the queue's lists ("wait", "paused", "active"), read in pages.
+    // Every id in one of the queue's lists ("wait", "paused", "active"), read in anchored pages
+    // (see ScanCursor); a list that moves faster than it can be read is an error, never a
+    // partial set.
     virtual Expected<QSet<QString>, RedisError>
     listMembers(const QString &keyPrefix, const QString &queue, const QString &list) = 0;
 
-    // One page of a state ("wait", "paused", "prioritized", "delayed", "waiting-children",
-    // "active") with each job's payload.
+    // The page of a state ("wait", "paused", "prioritized", "delayed", "waiting-children",
+    // "active") that starts at `from`, with each job's payload.
     virtual Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
-                                                    const QString &state, qint64 offset,
+                                                    const QString &state, const ScanCursor &from,
                                                     int count) = 0;
 
     virtual qint64 roundTrips() const = 0;

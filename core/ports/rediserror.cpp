@@ -21,6 +21,8 @@ QString RedisError::kindName(Kind kind)
         return QStringLiteral("noscript");
     case Kind::Reply:
         return QStringLiteral("reply");
+    case Kind::Moving:
+        return QStringLiteral("moving");
     }
     return QStringLiteral("unknown");
 }

@@ -18,6 +18,7 @@ struct RedisError
         Server,   // the server answered with an error reply
         NoScript, // EVALSHA of a script the server does not have (restart, SCRIPT FLUSH)
         Reply,    // the reply had a shape the caller did not expect
+        Moving,   // a structure changed faster than it could be read to its end
     };
 
     Kind kind = Kind::Io;

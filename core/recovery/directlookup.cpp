@@ -115,4 +115,32 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
     return verdicts;
 }
 
+int recheckAbsent(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
+                  QueueInspector &inspector)
+{
+    QList<qsizetype> absent;
+    QList<Candidate> candidates;
+    for (qsizetype i = 0; i < verdicts.size(); ++i)
+        if (verdicts.at(i).verdict == Verdict::Absent) {
+            absent << i;
+            candidates << verdicts.at(i).candidate;
+        }
+    if (absent.isEmpty())
+        return 0;
+    const QList<CandidateVerdict> again = lookUpDirectly(domain, candidates, inspector);
+    for (qsizetype k = 0; k < absent.size() && k < again.size(); ++k) {
+        const CandidateVerdict &now = again.at(k);
+        if (now.verdict == Verdict::Absent)
+            continue;
+        CandidateVerdict &v = verdicts[absent.at(k)];
+        v.evidence << now.evidence;
+        v.verdict = now.verdict;
+        v.unknownReason =
+            now.verdict == Verdict::Unknown
+                ? QStringLiteral("re-check before planning: %1").arg(now.unknownReason)
+                : QString();
+    }
+    return static_cast<int>(absent.size());
+}
+
 } // namespace reclaim

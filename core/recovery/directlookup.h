@@ -14,4 +14,11 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
                                        const QList<Candidate> &candidates,
                                        QueueInspector &inspector);
 
+// Stage 4b: every candidate still Absent after the scan is looked up directly once more, just
+// before planning (its job id is known), so a job that moved back into a state the scan had
+// already read is seen. A re-check that finds it, or fails, replaces Absent; its sightings are
+// added to the evidence. Returns how many candidates were re-checked.
+int recheckAbsent(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
+                  QueueInspector &inspector);
+
 } // namespace reclaim

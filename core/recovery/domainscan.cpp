@@ -8,15 +8,16 @@ namespace reclaim {
 
 QStringList scanOrder()
 {
-    return {QStringLiteral("wait"),
-            QStringLiteral("paused"),
-            QStringLiteral("prioritized"),
-            QStringLiteral("delayed"),
-            QStringLiteral("waiting-children"),
+    return {QStringLiteral("active"),  QStringLiteral("waiting-children"),
+            QStringLiteral("delayed"), QStringLiteral("prioritized"),
+            QStringLiteral("paused"),  QStringLiteral("wait"),
             QStringLiteral("active")};
 }
 
 namespace {
+
+// How many unreadable job ids a report names; the count covers the rest.
+constexpr qsizetype kUnreadableNamed = 20;
 
 QString stateOfKey(const QString &key)
 {
@@ -38,81 +39,138 @@ std::optional<QString> payloadJobId(const QByteArray &data)
     return QString();
 }
 
+class Scan
+{
+public:
+    Scan(const DomainConfig &domain, QList<CandidateVerdict> &verdicts, QueueInspector &inspector,
+         int pageSize)
+        : m_domain(domain), m_verdicts(verdicts), m_inspector(inspector), m_pageSize(pageSize)
+    {
+        for (qsizetype i = 0; i < verdicts.size(); ++i)
+            if (verdicts.at(i).verdict != Verdict::Scheduled)
+                m_unresolved.insert(verdicts.at(i).candidate.id, i);
+    }
+
+    bool needed() const { return !m_unresolved.isEmpty(); }
+
+    // Reads one state to its end; false when it could not (stats.error says why).
+    bool readState(const QString &queue, const QString &state)
+    {
+        ScanCursor cursor;
+        qint64 budget = -1;
+        for (int pages = 0; !m_unresolved.isEmpty(); ++pages) {
+            auto page = m_inspector.scanPage(m_domain.keyPrefix, queue, state, cursor, m_pageSize);
+            if (!page) {
+                m_stats.error = QStringLiteral("scan of %1/%2 failed after %3 pages: %4")
+                                    .arg(queue, state)
+                                    .arg(pages)
+                                    .arg(page.error().describe());
+                return false;
+            }
+            ++m_stats.pages;
+            m_stats.jobsRead += page->jobs.size();
+            m_stats.restarts += page->restarted ? 1 : 0;
+            if (budget < 0)
+                budget = scanPageBudget(page->stateSize, m_pageSize);
+            const QString seenAs = page->queuePaused && state == QLatin1String("wait")
+                                       ? QStringLiteral("paused")
+                                       : stateOfKey(state);
+            for (const ScanPage::Job &job : page->jobs)
+                match(queue, state, seenAs, job);
+            if (page->done)
+                return true;
+            if (pages + 1 >= budget) {
+                m_stats.error =
+                    QStringLiteral("%1/%2 moved faster than the scan could read it (%3 pages, "
+                                   "%4 restarts)")
+                        .arg(queue, state)
+                        .arg(pages + 1)
+                        .arg(m_stats.restarts);
+                return false;
+            }
+            cursor = page->next;
+        }
+        return true;
+    }
+
+    ScanStats finish()
+    {
+        // A job whose payload could not be read could be any unresolved candidate's: none of
+        // them is known to be missing.
+        std::optional<QString> reason = m_stats.error;
+        if (!reason && m_stats.malformed > 0)
+            reason = QStringLiteral("scan met %1 unreadable job%2 (%3): any of them could be "
+                                    "this row's")
+                         .arg(m_stats.malformed)
+                         .arg(m_stats.malformed == 1 ? QString() : QStringLiteral("s"))
+                         .arg(m_stats.unreadable.join(QStringLiteral(", ")) +
+                              (m_stats.malformed > m_stats.unreadable.size() ? QStringLiteral(", …")
+                                                                             : QString()));
+        for (auto it = m_unresolved.constBegin(); it != m_unresolved.constEnd(); ++it) {
+            CandidateVerdict &v = m_verdicts[it.value()];
+            v.scanned = true;
+            if (reason) {
+                v.verdict = Verdict::Unknown;
+                if (v.unknownReason.isEmpty())
+                    v.unknownReason = *reason;
+            }
+        }
+        return m_stats;
+    }
+
+    ScanStats &stats() { return m_stats; }
+
+private:
+    void match(const QString &queue, const QString &state, const QString &seenAs,
+               const ScanPage::Job &job)
+    {
+        if (!job.data)
+            return; // an id without a job hash cannot run
+        const auto rowId = payloadJobId(*job.data);
+        if (!rowId) {
+            ++m_stats.malformed;
+            if (m_stats.unreadable.size() < kUnreadableNamed)
+                m_stats.unreadable << QStringLiteral("%1/%2/%3").arg(queue, state, job.id);
+            return;
+        }
+        const auto it = m_unresolved.constFind(*rowId);
+        if (it == m_unresolved.constEnd())
+            return;
+        CandidateVerdict &v = m_verdicts[it.value()];
+        Sighting s;
+        s.queue = queue;
+        s.jobId = job.id;
+        s.how = FoundBy::Scan;
+        s.state = seenAs;
+        s.data = *job.data;
+        v.evidence << s;
+        v.verdict = Verdict::Scheduled;
+        v.unknownReason.clear();
+        m_unresolved.erase(it);
+    }
+
+    const DomainConfig &m_domain;
+    QList<CandidateVerdict> &m_verdicts;
+    QueueInspector &m_inspector;
+    const int m_pageSize;
+    QHash<QString, qsizetype> m_unresolved;
+    ScanStats m_stats;
+};
+
 } // namespace
 
 ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
                      QueueInspector &inspector, int pageSize)
 {
-    ScanStats stats;
-    QHash<QString, qsizetype> unresolved;
-    for (qsizetype i = 0; i < verdicts.size(); ++i)
-        if (verdicts.at(i).verdict != Verdict::Scheduled)
-            unresolved.insert(verdicts.at(i).candidate.id, i);
-    if (unresolved.isEmpty())
-        return stats;
-
-    stats.ran = true;
-    for (const QString &queue : domain.queues) {
-        for (const QString &state : scanOrder()) {
-            for (qint64 offset = 0;; offset += pageSize) {
-                auto page = inspector.scanPage(domain.keyPrefix, queue, state, offset, pageSize);
-                if (!page) {
-                    stats.error = QStringLiteral("scan of %1 %2 at %3 failed: %4")
-                                      .arg(queue, state)
-                                      .arg(offset)
-                                      .arg(page.error().describe());
-                    break;
-                }
-                ++stats.pages;
-                stats.jobsRead += page->jobs.size();
-                for (const ScanPage::Job &job : page->jobs) {
-                    if (!job.data)
-                        continue; // an id without a job hash cannot run
-                    const auto rowId = payloadJobId(*job.data);
-                    if (!rowId) {
-                        ++stats.malformed;
-                        continue;
-                    }
-                    const auto it = unresolved.constFind(*rowId);
-                    if (it == unresolved.constEnd())
-                        continue;
-                    CandidateVerdict &v = verdicts[it.value()];
-                    Sighting s;
-                    s.queue = queue;
-                    s.jobId = job.id;
-                    s.how = FoundBy::Scan;
-                    s.state = page->queuePaused && state == QLatin1String("wait")
-                                  ? QStringLiteral("paused")
-                                  : stateOfKey(state);
-                    s.data = *job.data;
-                    v.evidence << s;
-                    v.verdict = Verdict::Scheduled;
-                    v.unknownReason.clear();
-                    unresolved.erase(it);
-                }
-                if (page->jobs.size() < pageSize || unresolved.isEmpty())
-                    break;
-            }
-            if (unresolved.isEmpty())
-                break;
-            if (stats.error)
-                break;
-        }
-        if (stats.error || unresolved.isEmpty())
-            break;
-    }
-    for (auto it = unresolved.constBegin(); it != unresolved.constEnd(); ++it) {
-        CandidateVerdict &v = verdicts[it.value()];
-        if (v.verdict == Verdict::Scheduled)
-            continue;
-        v.scanned = true;
-        if (stats.error) {
-            v.verdict = Verdict::Unknown;
-            if (v.unknownReason.isEmpty())
-                v.unknownReason = *stats.error;
-        }
-    }
-    return stats;
+    Scan scan(domain, verdicts, inspector, pageSize);
+    if (!scan.needed())
+        return {};
+    scan.stats().ran = true;
+    for (const QString &queue : domain.queues)
+        for (const QString &state : scanOrder())
+            if (!scan.needed() || !scan.readState(queue, state))
+                return scan.finish();
+    return scan.finish();
 }
 
 } // namespace reclaim

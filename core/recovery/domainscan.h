@@ -8,11 +8,14 @@
 
 namespace reclaim {
 
-// The runnable states, in the order they are read: active last, so a job that moves from
-// waiting to active while the scan runs is still seen.
+// The runnable states, in the order they are read: upstream first (a job promoted from delayed
+// into wait, or released from waiting-children, moves to a state not read yet), and active both
+// first and last (a job retried or moved back out of active after the first read is seen
+// upstream; one taken into active while the scan runs is seen by the last).
 QStringList scanOrder();
 
-// Updates `verdicts` in place (found → Scheduled; a failed page → every still-unresolved
+// Updates `verdicts` in place (found → Scheduled; a failed page, a state that moved faster than
+// it could be read, or a job whose payload could not be parsed → every still-unresolved
 // candidate Unknown) and returns what the scan did. Does nothing when every candidate is
 // already Scheduled.
 ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,

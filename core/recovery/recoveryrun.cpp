@@ -149,6 +149,9 @@ RunReport RecoveryRun::run(const RunRequest &request)
                static_cast<int>(m_config.domains.size()));
         rep.domains[i].scan = scanDomain(m_config.domains.at(i), rep.domains[i].candidates,
                                          m_inspector, m_config.run.scanPageSize);
+        // The queue moved on while it was read: what still looks absent is asked for by id.
+        rep.domains[i].scan.rechecked =
+            recheckAbsent(m_config.domains.at(i), rep.domains[i].candidates, m_inspector);
     }
     rep.phases.scanMs = lap(phase);
 

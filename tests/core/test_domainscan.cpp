@@ -121,8 +121,9 @@ private slots:
         }
     }
 
-    // Active is read last in every queue, and pages continue past the first 200 jobs.
-    void activeLastAndEveryPage()
+    // Active is read first in every queue (and again last), and pages continue past the first
+    // 200 jobs.
+    void activeFirstAndEveryPage()
     {
         const ReclaimConfig config = fakeConfig();
         CallLog log;
@@ -141,19 +142,31 @@ private slots:
         QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
         QCOMPARE(verdicts.first().evidence.last().jobId, QStringLiteral("j0430"));
         QCOMPARE(verdicts.first().evidence.last().state, QStringLiteral("active"));
-        const QStringList perQueue{QStringLiteral("wait:0"), QStringLiteral("paused:0"),
-                                   QStringLiteral("prioritized:0"), QStringLiteral("delayed:0"),
-                                   QStringLiteral("waiting-children:0")};
-        QStringList expected;
-        for (const QString &s : perQueue)
-            expected << QStringLiteral("video-generation:") + s;
-        expected << QStringLiteral("video-generation:active:0")
-                 << QStringLiteral("video-generation:active:200")
-                 << QStringLiteral("video-generation:active:400");
-        // Once every unresolved candidate is found the scan stops: video-export is not read.
+        const QStringList expected{QStringLiteral("video-generation:active:0"),
+                                   QStringLiteral("video-generation:active:200"),
+                                   QStringLiteral("video-generation:active:400")};
+        // Once every unresolved candidate is found the scan stops: nothing else is read.
         QCOMPARE(scanEntries(log), expected);
         QCOMPARE(stats.pages, expected.size());
-        QCOMPARE(stats.jobsRead, 451); // 450 active (j0430 among them) + 1 waiting
+        QCOMPARE(stats.jobsRead, 450);
+    }
+
+    // The states are read upstream first, active both first and last, queue by queue.
+    void upstreamFirstActiveTwice()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_gone"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QStringList expected;
+        for (const QString &q : config.domains.at(0).queues)
+            for (const char *s : {"active", "waiting-children", "delayed", "prioritized", "paused",
+                                  "wait", "active"})
+                expected << QStringLiteral("%1:%2:0").arg(q, QLatin1String(s));
+        QCOMPARE(scanEntries(log), expected);
+        QCOMPARE(verdicts.first().verdict, Verdict::Absent);
+        QVERIFY(!stats.error);
     }
 
     void pageSizeIsRespected()
@@ -202,8 +215,8 @@ private slots:
         CallLog log;
         FakeQueue queue(&log);
         queue.put(QStringLiteral("video-generation"), QStringLiteral("3"),
-                  QStringLiteral("waiting"), payloadFor(QStringLiteral("vj_found")));
-        queue.failScanPage = QStringLiteral("video-generation:active:0");
+                  QStringLiteral("delayed"), payloadFor(QStringLiteral("vj_found")));
+        queue.failScanPage = QStringLiteral("video-generation:wait:0");
         QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_found"), Verdict::Absent),
                                          provisional(QStringLiteral("vj_gone"), Verdict::Absent)};
         const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
@@ -213,9 +226,9 @@ private slots:
         QCOMPARE(verdicts.at(0).verdict,
                  Verdict::Scheduled); // seen before the failure: real evidence
         QCOMPARE(verdicts.at(1).verdict, Verdict::Unknown); // not proven absent
-        QVERIFY(verdicts.at(1).unknownReason.contains(QStringLiteral("video-generation active")));
+        QVERIFY(verdicts.at(1).unknownReason.contains(QStringLiteral("video-generation/wait")));
         // The scan stops at the failure: the second queue is not read.
-        QCOMPARE(scanEntries(log).last(), QStringLiteral("video-generation:active:0"));
+        QCOMPARE(scanEntries(log).last(), QStringLiteral("video-generation:wait:0"));
         QVERIFY(!scanEntries(log).contains(QStringLiteral("video-export:wait:0")));
     }
 
@@ -299,6 +312,32 @@ private slots:
         // A bad payload is skipped, not fatal: the next job on the same page is still matched.
         QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
         QCOMPARE(verdicts.first().evidence.last().jobId, QStringLiteral("3"));
+    }
+
+    // #19: a job whose payload cannot be parsed could be any candidate's. Every candidate the
+    // scan still had to find is UNKNOWN — never ABSENT — with the unreadable job named; a
+    // candidate the scan did find keeps its evidence.
+    void unreadablePayloadMakesUnresolvedCandidatesUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("old-7"),
+                  QStringLiteral("waiting"), QByteArray("{\"jobId\": \"vj_1\", broken"));
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("3"),
+                  QStringLiteral("delayed"), payloadFor(QStringLiteral("vj_found")));
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_1"), Verdict::Absent),
+                                         provisional(QStringLiteral("vj_found"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(!stats.error);
+        QCOMPARE(stats.malformed, 1);
+        QCOMPARE(stats.unreadable, QStringList{QStringLiteral("video-generation/wait/old-7")});
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Unknown);
+        QVERIFY2(verdicts.at(0).unknownReason.contains(QStringLiteral("scan met 1 unreadable job")),
+                 qPrintable(verdicts.at(0).unknownReason));
+        QVERIFY(
+            verdicts.at(0).unknownReason.contains(QStringLiteral("video-generation/wait/old-7")));
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Scheduled);
     }
 
     // A finished job retained under the current id is not runnable: the lookup leaves the

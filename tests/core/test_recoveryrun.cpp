@@ -329,10 +329,13 @@ private slots:
         w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
               QStringLiteral("PROCESSING"));
         w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
-        // The app enqueued it itself between our lookup and our enqueue.
-        w.queue.afterScanPage = [&](const QString &, const QString &, qint64) {
-            w.queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_1"),
-                        QStringLiteral("waiting"));
+        // The app enqueued it itself between our last lookup (the re-check of what still looked
+        // absent after the scan: the fourth probe, one per queue each time) and our enqueue.
+        int probes = 0;
+        w.queue.afterProbe = [&] {
+            if (++probes == 4)
+                w.queue.put(QStringLiteral("video-generation"),
+                            QStringLiteral("video-compose-vj_1"), QStringLiteral("waiting"));
         };
         const RunReport r = w.run();
         const Action *a = findAction(r, QStringLiteral("video/vj_1"));

@@ -33,7 +33,7 @@ public:
         return m_inspector.listMembers(p, q, l);
     }
     Expected<ScanPage, RedisError> scanPage(const QString &p, const QString &q, const QString &s,
-                                            qint64 o, int c) override
+                                            const ScanCursor &o, int c) override
     {
         m_hook(QStringLiteral("scan"));
         return m_inspector.scanPage(p, q, s, o, c);

@@ -46,9 +46,11 @@ QStringList runnableTwice(const ReclaimConfig &config)
     QHash<QString, int> seen;
     for (const QString &queue :
          {QStringLiteral("image-render"), QStringLiteral("video-generation")})
-        for (const QString &state : scanOrder())
-            for (qint64 offset = 0;; offset += 500) {
-                auto page = redis.queue.scanPage(QStringLiteral("bull"), queue, state, offset, 500);
+        for (const QString &state : {QStringLiteral("waiting-children"), QStringLiteral("delayed"),
+                                     QStringLiteral("prioritized"), QStringLiteral("paused"),
+                                     QStringLiteral("wait"), QStringLiteral("active")})
+            for (ScanCursor cursor;;) {
+                auto page = redis.queue.scanPage(QStringLiteral("bull"), queue, state, cursor, 500);
                 if (!page)
                     return {QStringLiteral("<scan failed: %1>").arg(page.error().describe())};
                 for (const ScanPage::Job &job : page->jobs)
@@ -58,8 +60,9 @@ QStringList runnableTwice(const ReclaimConfig &config)
                                                    .value(QStringLiteral("jobId"))
                                                    .toString()
                                                    .toUtf8())] += 1;
-                if (page->jobs.size() < 500)
+                if (page->done)
                     break;
+                cursor = page->next;
             }
     QStringList twice;
     for (auto it = seen.constBegin(); it != seen.constEnd(); ++it)

@@ -75,9 +75,13 @@ Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, cons
     return ids;
 }
 
+// The fake's cursor is a plain offset (its states do not move on their own); the real adapter's
+// anchors are proven against a moving queue in test_movingqueue.
 Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QString &queue,
-                                                   const QString &state, qint64 offset, int count)
+                                                   const QString &state, const ScanCursor &from,
+                                                   int count)
 {
+    const qint64 offset = from.position;
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:scan:%1:%2:%3").arg(queue, state).arg(offset));
     if (scanError)
@@ -95,6 +99,10 @@ Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QStrin
     ScanPage page;
     page.stateSize = all.size();
     page.jobs = all.mid(offset, count);
+    page.done = offset + count >= all.size();
+    page.next.position = offset + page.jobs.size();
+    if (!page.jobs.isEmpty())
+        page.next.anchors = {page.jobs.last().id};
     if (afterScanPage)
         afterScanPage(queue, state, offset);
     return page;

@@ -61,7 +61,7 @@ public:
     Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
                                                     const QString &list) override;
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
-                                            const QString &state, qint64 offset,
+                                            const QString &state, const ScanCursor &from,
                                             int count) override;
     qint64 roundTrips() const override { return m_roundTrips; }
 

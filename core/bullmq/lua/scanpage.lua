@@ -1,20 +1,88 @@
--- Reclaim: one page of a BullMQ state, each job id with its payload, in one round trip.
+-- Reclaim: the next page of a BullMQ state that moves while it is read, in one round trip.
+-- A page does not start at an offset (a worker taking from a list, a promotion out of a sorted
+-- set or an LREM in `active` shifts every later offset and a job would be skipped): it starts
+-- next to the anchors, the ids the last page read furthest, wherever they are now.
+-- Lists are read from the tail to the head: BullMQ pushes new jobs at the head (they are still
+-- ahead of the reader) and workers take from the tail (behind it). Sorted sets are read by rank,
+-- lowest score first; promotions and workers take the lowest scores (behind the reader).
+-- When every anchor has left the state, what was read before them has left too (BullMQ takes
+-- from the end the reader started at), so the page starts again from the start and says so.
 -- KEYS: 1 the state's list or sorted set, 2 the queue's meta hash
--- ARGV: 1 "list" or "zset", 2 first index, 3 last index, 4 job key prefix ("bull:<queue>:")
--- Returns {size of the state, queue paused (0/1), id1, data1, id2, data2, ...}; a job without a
--- hash has data false. BullMQ 6 keeps a paused queue's jobs in wait, with meta.paused set.
+-- ARGV: 1 "list" or "zset", 2 page size, 3 job key prefix ("bull:<queue>:"), 4 "1" to return
+--       each job's payload, "0" for ids only, 5 where the first anchor was last time (a list's
+--       negative index, a set's rank), 6.. the anchors, furthest read first (none: the start)
+-- Returns {size of the state, queue paused (0/1), restarted (0/1), done (0/1), position of the
+-- furthest id of this page, id1, data1, id2, data2, ...} in reading order; data is false for an
+-- id without a job hash, and for every id when payloads were not asked for.
 local rcall = redis.call
-local ids, size
+local key = KEYS[1]
+local count = tonumber(ARGV[2])
+local prefix = ARGV[3]
+local withData = ARGV[4] == '1'
+local expected = tonumber(ARGV[5])
+local firstAnchor = 6
+local restarted = 0
+local ids = {}
+local size, done, position
+
 if ARGV[1] == 'list' then
-  ids = rcall('LRANGE', KEYS[1], ARGV[2], ARGV[3])
-  size = rcall('LLEN', KEYS[1])
+  size = rcall('LLEN', key)
+  -- `from`: the negative index of the furthest element read; 0 before the tail.
+  local from = 0
+  if #ARGV >= firstAnchor then
+    from = nil
+    if expected < 0 and rcall('LINDEX', key, expected) == ARGV[firstAnchor] then
+      from = expected
+    else
+      for i = firstAnchor, #ARGV do
+        local at = rcall('LPOS', key, ARGV[i], 'RANK', -1)
+        if at then
+          from = at - size
+          break
+        end
+      end
+    end
+    if not from then
+      from = 0
+      restarted = 1
+    end
+  end
+  local low = math.max(from - count, -size)
+  if low <= from - 1 then
+    local range = rcall('LRANGE', key, low, from - 1)
+    for i = #range, 1, -1 do ids[#ids + 1] = range[i] end
+  end
+  position = low
+  done = low <= -size
 else
-  ids = rcall('ZRANGE', KEYS[1], ARGV[2], ARGV[3])
-  size = rcall('ZCARD', KEYS[1])
+  size = rcall('ZCARD', key)
+  local start = 0
+  if #ARGV >= firstAnchor then
+    start = nil
+    if expected >= 0 and rcall('ZRANGE', key, expected, expected)[1] == ARGV[firstAnchor] then
+      start = expected + 1
+    else
+      for i = firstAnchor, #ARGV do
+        local rank = rcall('ZRANK', key, ARGV[i])
+        if rank then
+          start = rank + 1
+          break
+        end
+      end
+    end
+    if not start then
+      start = 0
+      restarted = 1
+    end
+  end
+  ids = rcall('ZRANGE', key, start, start + count - 1)
+  position = start + #ids - 1
+  done = start + #ids >= size
 end
-local out = {size, redis.call('HEXISTS', KEYS[2], 'paused')}
+
+local out = {size, rcall('HEXISTS', KEYS[2], 'paused'), restarted, done and 1 or 0, position}
 for _, id in ipairs(ids) do
   out[#out + 1] = id
-  out[#out + 1] = rcall('HGET', ARGV[4] .. id, 'data') or false
+  out[#out + 1] = withData and (rcall('HGET', prefix .. id, 'data') or false) or false
 end
 return out
