@@ -37,8 +37,8 @@ int runOnce(const CommandLine &cmd)
         out << formatReport(report);
     out.flush();
     if (report.outcome != RunReport::Outcome::Completed)
-        err << "reclaim: " << RunReport::outcomeName(report.outcome) << ": " << report.outcomeDetail
-            << "\n";
+        err << "reclaim: run " << report.runId << " " << RunReport::outcomeName(report.outcome)
+            << ": " << report.outcomeDetail << "\n";
     return exitCodeFor(report);
 }
 
