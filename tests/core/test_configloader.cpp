@@ -85,10 +85,10 @@ private slots:
     void schemaQualifiedTablesLoad()
     {
         QJsonObject root = sample();
-        root = setPath(root, QString("domains.0.table").split(QLatin1Char('.')),
+        root = setPath(root, QStringLiteral("domains.0.table").split(QLatin1Char('.')),
                        QStringLiteral("acme_render.SlideJob"), false)
                    .toObject();
-        root = setPath(root, QString("domains.0.parents.0.table").split(QLatin1Char('.')),
+        root = setPath(root, QStringLiteral("domains.0.parents.0.table").split(QLatin1Char('.')),
                        QStringLiteral("acme_app.Slide"), false)
                    .toObject();
         auto c = ConfigLoader::loadJson(QJsonDocument(root).toJson(), QStringLiteral("test.json"),

@@ -501,10 +501,14 @@ private slots:
                  QStringLiteral("CREATE TABLE acme_decoy.jobs ") + table,
                  QStringLiteral("CREATE TABLE acme_app.projects ") + projects,
                  QStringLiteral("CREATE TABLE acme_decoy.projects ") + projects,
-                 QStringLiteral("INSERT INTO acme_render.jobs ") + rows.arg("r", "p_render"),
-                 QStringLiteral("INSERT INTO acme_export.jobs ") + rows.arg("e", "p_export"),
-                 QStringLiteral("INSERT INTO acme_decoy.jobs ") + rows.arg("r", "p_render"),
-                 QStringLiteral("INSERT INTO acme_decoy.jobs ") + rows.arg("e", "p_export"),
+                 QStringLiteral("INSERT INTO acme_render.jobs ") +
+                     rows.arg(QStringLiteral("r"), QStringLiteral("p_render")),
+                 QStringLiteral("INSERT INTO acme_export.jobs ") +
+                     rows.arg(QStringLiteral("e"), QStringLiteral("p_export")),
+                 QStringLiteral("INSERT INTO acme_decoy.jobs ") +
+                     rows.arg(QStringLiteral("r"), QStringLiteral("p_render")),
+                 QStringLiteral("INSERT INTO acme_decoy.jobs ") +
+                     rows.arg(QStringLiteral("e"), QStringLiteral("p_export")),
                  QStringLiteral("INSERT INTO acme_app.projects ") + projectRows,
                  QStringLiteral("INSERT INTO acme_decoy.projects ") + projectRows,
              })
