@@ -431,10 +431,11 @@ private slots:
         QVERIFY(a);
         QCOMPARE(a->kind, ActionKind::Requeue);
         QCOMPARE(a->result, ActionResult::Error);
-        QVERIFY2(a->resultDetail.startsWith(QStringLiteral("not enqueued: the restore query of "
-                                                           "video returned a payload for %1 %2")
-                                                .arg(rowId, problem)),
-                 qPrintable(a->resultDetail));
+        QVERIFY2(
+            a->resultDetail.startsWith(QStringLiteral("not enqueued: the restore query of "
+                                                      "video returned a payload for %1 that %2")
+                                           .arg(rowId, problem)),
+            qPrintable(a->resultDetail));
         // The same reason in the JSON report.
         bool inJson = false;
         for (const QJsonValue &v : report.toJson().value(QStringLiteral("actions")).toArray())
