@@ -225,6 +225,17 @@ private slots:
                    root.insert(QStringLiteral("run"), run);
                })
             << QStringLiteral("run.timeZone: 'Mars/Olympus_Mons' is not a known time zone");
+        // Issue 20: schema.table is accepted, a third part is not.
+        QTest::newRow("table with three parts")
+            << QStringLiteral("table.json") << editedSample([](QJsonObject &root) {
+                   QJsonArray domains = root.value(QStringLiteral("domains")).toArray();
+                   QJsonObject video = domains.at(1).toObject();
+                   video.insert(QStringLiteral("table"), QStringLiteral("a.b.c"));
+                   domains[1] = video;
+                   root.insert(QStringLiteral("domains"), domains);
+               })
+            << QStringLiteral("domains[1].table: 'a.b.c' is not a table name: expected table or "
+                              "schema.table");
         // The incident of issue 19: a 6 s lock and a 6 s PostgreSQL timeout.
         QTest::newRow("lock ttl shorter than the waits")
             << QStringLiteral("ttl.json") << editedSample([](QJsonObject &root) {
