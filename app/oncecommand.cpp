@@ -37,10 +37,10 @@ int runOnce(const CommandLine &cmd)
         out << formatReport(report);
     out.flush();
     if (report.outcome != RunReport::Outcome::Completed)
-        err << "reclaim: " << RunReport::outcomeName(report.outcome) << ": " << report.outcomeDetail
-            << "\n";
+        err << "reclaim: run " << report.runId << " " << RunReport::outcomeName(report.outcome)
+            << ": " << report.outcomeDetail << "\n";
     else if (!report.unreadDomains().isEmpty())
-        err << "reclaim: completed, but the candidates of "
+        err << "reclaim: run " << report.runId << " completed, but the candidates of "
             << report.unreadDomains().join(QStringLiteral(", ")) << " could not be read\n";
     return exitCodeFor(report);
 }

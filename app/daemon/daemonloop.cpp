@@ -89,8 +89,12 @@ void DaemonLoop::tick()
     m_inFlight = true;
     m_inFlightExecutes = executeActions();
     m_inFlightFor.start();
-    log(LogLevel::Info, QStringLiteral("run starting"),
+    // The id is made here so the run-start line carries it too (issue 18): a search for one
+    // run id finds every line of that run.
+    const QString runId = RunReport::newRunId();
+    log(LogLevel::Info, QStringLiteral("run %1 starting").arg(runId),
         {{QStringLiteral("event"), QStringLiteral("run-start")},
+         {QStringLiteral("runId"), runId},
          {QStringLiteral("trigger"), QStringLiteral("daemon")},
          {QStringLiteral("policy"), policyName(m_config.run.policy)},
          {QStringLiteral("dryRun"), m_options.dryRun}});
@@ -99,8 +103,9 @@ void DaemonLoop::tick()
     const bool execute = m_inFlightExecutes;
     QMetaObject::invokeMethod(
         worker,
-        [worker, dryRun, execute] {
-            worker->runNow(QStringLiteral("daemon"), dryRun, execute, QStringLiteral("daemon"));
+        [worker, dryRun, execute, runId] {
+            worker->runNow(QStringLiteral("daemon"), dryRun, execute, QStringLiteral("daemon"),
+                           runId);
         },
         Qt::QueuedConnection);
 }

@@ -131,6 +131,19 @@ void requireIdentifier(const QString &value, const QString &path)
                           .arg(value)};
 }
 
+// A job or parent table: `table` or `schema.table`, each part a plain identifier, so the store
+// can quote each part on its own (a dot inside one quoted identifier would name another table).
+void requireTableName(const QString &value, const QString &path)
+{
+    static const QRegularExpression qualified(
+        QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?$"));
+    if (!qualified.match(value).hasMatch())
+        throw Invalid{path, QStringLiteral("'%1' is not a table name: expected table or "
+                                           "schema.table, each a plain SQL identifier (letters, "
+                                           "digits, _; at most 63 characters)")
+                                .arg(value)};
+}
+
 void requireQueueName(const QString &value, const QString &path)
 {
     if (value.isEmpty() || value.contains(QLatin1Char(':')) || value.contains(QLatin1Char(' ')))
@@ -188,7 +201,7 @@ ParentRule readParent(ObjectReader r)
     rule.inProgress = r.stringList(QStringLiteral("inProgress"), {}, true);
     rule.failedValue = r.string(QStringLiteral("failedValue"), {}, true);
     r.rejectUnknownKeys();
-    requireIdentifier(rule.table, r.pathOf(QStringLiteral("table")));
+    requireTableName(rule.table, r.pathOf(QStringLiteral("table")));
     requireIdentifier(rule.idColumn, r.pathOf(QStringLiteral("idColumn")));
     requireIdentifier(rule.foreignKey, r.pathOf(QStringLiteral("foreignKey")));
     requireIdentifier(rule.column, r.pathOf(QStringLiteral("column")));
@@ -200,7 +213,7 @@ DomainConfig readDomain(ObjectReader r)
     DomainConfig d;
     d.name = r.string(QStringLiteral("name"), {}, true);
     d.table = r.string(QStringLiteral("table"), {}, true);
-    requireIdentifier(d.table, r.pathOf(QStringLiteral("table")));
+    requireTableName(d.table, r.pathOf(QStringLiteral("table")));
     d.columns = readColumns(r.object(QStringLiteral("columns")));
     d.candidateStatuses =
         r.stringList(QStringLiteral("candidateStatuses"), d.candidateStatuses, true);

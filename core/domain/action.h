@@ -22,7 +22,9 @@ enum class ActionResult
     EnqueueFailed, // the enqueue did not leave a runnable job; the row is untouched
     Dropped,       // re-checked before running and no longer ABSENT, or rejected
     LockLost,      // the run's lock expired or changed hands; no write issued
-    Error,         // the database write itself failed; nothing committed
+    Error,         // the database write itself failed (nothing committed), or the plan could not
+                   // be settled (the restore query failed or returned no JSON object): nothing
+                   // enqueued or written
 };
 
 QString actionKindName(ActionKind k);

@@ -2,6 +2,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QUuid>
 
 namespace reclaim {
 
@@ -26,6 +27,11 @@ int DomainReport::count(Verdict v) const
     for (const CandidateVerdict &c : candidates)
         n += c.verdict == v ? 1 : 0;
     return n;
+}
+
+QString RunReport::newRunId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
 }
 
 QString RunReport::outcomeName(Outcome o)

@@ -90,6 +90,9 @@ struct RunReport
     qint64 redisRoundTrips = 0;
 
     static QString outcomeName(Outcome o);
+    // A fresh run id (8 hex digits): made before a run starts when its first log line must
+    // already carry it, or by the run itself.
+    static QString newRunId();
     int count(Verdict v) const;
     int count(ActionResult r) const;
     const CandidateVerdict *find(const QString &domain, const QString &rowId) const;

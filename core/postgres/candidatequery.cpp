@@ -20,7 +20,7 @@ CandidateQuery candidateQuery(const DomainConfig &d)
                              "extract(epoch FROM %4)::float8, row_to_json(t)::text "
                              "FROM %5 AS t WHERE %2 IN (%6)")
                   .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
-                       quoteIdentifier(c.updatedAt), quoteIdentifier(d.table),
+                       quoteIdentifier(c.updatedAt), quoteTableName(d.table),
                        placeholders(d.candidateStatuses.size()));
     if (!d.types.isEmpty())
         out.sql += QStringLiteral(" AND %1 IN (%2)")

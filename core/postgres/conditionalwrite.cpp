@@ -29,7 +29,7 @@ std::optional<int> writeRow(QSqlQuery &q, const DomainConfig &d, const Action &a
     }
     sets << QStringLiteral("%1 = now()").arg(quoteIdentifier(c.updatedAt));
     q.prepare(QStringLiteral("UPDATE %1 SET %2 WHERE %3 = ? AND %4 = ? AND %5 = ?")
-                  .arg(quoteIdentifier(d.table), sets.join(QStringLiteral(", ")),
+                  .arg(quoteTableName(d.table), sets.join(QStringLiteral(", ")),
                        quoteIdentifier(c.id), quoteIdentifier(c.status),
                        quoteIdentifier(c.updatedAt)));
     for (const QVariant &v : values)
@@ -53,9 +53,9 @@ bool cleanUpParent(QSqlQuery &q, const DomainConfig &d, const ParentRule &parent
     change.newValue = parent.failedValue;
     q.prepare(QStringLiteral("UPDATE %1 SET %2 = ? WHERE %3 = (SELECT %4 FROM %5 WHERE %6 = ?) "
                              "AND %2 IN (%7) RETURNING %3::text")
-                  .arg(quoteIdentifier(parent.table), quoteIdentifier(parent.column),
+                  .arg(quoteTableName(parent.table), quoteIdentifier(parent.column),
                        quoteIdentifier(parent.idColumn), quoteIdentifier(parent.foreignKey),
-                       quoteIdentifier(d.table), quoteIdentifier(d.columns.id),
+                       quoteTableName(d.table), quoteIdentifier(d.columns.id),
                        placeholders(parent.inProgress.size())));
     q.addBindValue(parent.failedValue);
     q.addBindValue(rowId);

@@ -15,6 +15,21 @@ QString nextConnectionName()
     return QStringLiteral("reclaim-pg-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
+// One line per error (issue 18): the server's or libpq's own text, its lines (a libpq hint
+// comes on a line of its own) joined. QSqlError::text() would append the driver's generic
+// "QPSQL: Unable to connect" / "Unable to create query" on yet another line; it only stands in
+// when there is nothing better.
+QString oneLine(const QSqlError &error)
+{
+    QStringList lines;
+    for (const QString &line : error.databaseText().split(QLatin1Char('\n')))
+        if (!line.trimmed().isEmpty())
+            lines << line.trimmed();
+    if (lines.isEmpty())
+        return error.driverText().simplified();
+    return lines.join(QStringLiteral("; "));
+}
+
 } // namespace
 
 PgConnection::PgConnection(QString name, QString endpoint)
@@ -38,14 +53,14 @@ QSqlDatabase PgConnection::database() const
 
 StoreError PgConnection::failure(const QString &what, const QSqlQuery &query) const
 {
-    return StoreError{QStringLiteral("PostgreSQL %1 (%2): %3")
-                          .arg(what, m_endpoint, query.lastError().text().trimmed())};
+    return StoreError{
+        QStringLiteral("PostgreSQL %1 (%2): %3").arg(what, m_endpoint, oneLine(query.lastError()))};
 }
 
 StoreError PgConnection::failure(const QString &what) const
 {
     return StoreError{QStringLiteral("PostgreSQL %1 (%2): %3")
-                          .arg(what, m_endpoint, database().lastError().text().trimmed())};
+                          .arg(what, m_endpoint, oneLine(database().lastError()))};
 }
 
 Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const ReclaimConfig &config)
@@ -69,7 +84,7 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
     db.setConnectOptions(options);
     if (!db.open()) // the driver's text never contains the password; the endpoint is redacted
         return unexpected(StoreError{QStringLiteral("cannot connect to PostgreSQL at %1: %2")
-                                         .arg(conn->m_endpoint, db.lastError().text().trimmed())});
+                                         .arg(conn->m_endpoint, oneLine(db.lastError()))});
 
     QSqlQuery q(db);
     const qint64 ms = config.run.postgresTimeout.count();

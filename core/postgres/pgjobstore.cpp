@@ -29,13 +29,10 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
     auto conn = PgConnection::open(config);
     if (!conn)
         return unexpected(conn.error());
-    std::unique_ptr<PgJobStore> store(new PgJobStore(std::move(*conn), readOnly));
-    if (!readOnly) {
-        auto migrated = store->migrate();
-        if (!migrated)
-            return unexpected(migrated.error());
-    }
-    return store;
+    // Opening writes nothing: Reclaim's schema is created by startGeneration(), which a run
+    // calls only once it holds the lock, so a run skipped for a held lock or an unreachable
+    // Redis leaves PostgreSQL exactly as it found it (issue 18).
+    return std::unique_ptr<PgJobStore>(new PgJobStore(std::move(*conn), readOnly));
 }
 
 Expected<bool, StoreError> PgJobStore::migrate()
@@ -99,6 +96,15 @@ Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, cons
 
 Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
 {
+    if (m_readOnly)
+        return unexpected(StoreError{QStringLiteral("a read-only store starts no generation")});
+    // The first write of a run that holds the lock: make sure Reclaim's schema is there.
+    if (!m_migrated) {
+        auto migrated = migrate();
+        if (!migrated)
+            return unexpected(migrated.error());
+        m_migrated = true;
+    }
     QSqlQuery q(m_conn->database());
     const std::optional<bool> started = pgfence::start(q, generation);
     if (!started)

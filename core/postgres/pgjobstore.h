@@ -19,8 +19,9 @@ public:
     ~PgJobStore() override;
     Q_DISABLE_COPY_MOVE(PgJobStore)
 
-    // Connects within the configured timeout. With `readOnly`, Reclaim's own schema is neither
-    // created nor written (dry runs, the read-only console).
+    // Connects within the configured timeout and writes nothing: Reclaim's own schema is created
+    // by the first startGeneration(), which runs only under the lock. With `readOnly`, it is
+    // neither created nor written (dry runs, the read-only console).
     static Expected<std::unique_ptr<PgJobStore>, StoreError> open(const ReclaimConfig &config,
                                                                   bool readOnly);
 
@@ -39,11 +40,12 @@ public:
 
 private:
     PgJobStore(std::unique_ptr<PgConnection> conn, bool readOnly);
-    // Reclaim's own schema, created idempotently in one transaction.
+    // Reclaim's own schema, created idempotently in one transaction (only under the lock).
     Expected<bool, StoreError> migrate();
 
     std::unique_ptr<PgConnection> m_conn;
     bool m_readOnly;
+    bool m_migrated = false;
 };
 
 } // namespace reclaim

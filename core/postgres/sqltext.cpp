@@ -11,6 +11,14 @@ QString quoteIdentifier(const QString &name)
     return QLatin1Char('"') + escaped + QLatin1Char('"');
 }
 
+QString quoteTableName(const QString &name)
+{
+    QStringList parts;
+    for (const QString &part : name.split(QLatin1Char('.')))
+        parts << quoteIdentifier(part);
+    return parts.join(QLatin1Char('.'));
+}
+
 QString placeholders(qsizetype n)
 {
     QStringList marks;

@@ -9,6 +9,10 @@ namespace reclaim {
 // The SQL identifier, double-quoted (config validation already refused anything but plain names).
 QString quoteIdentifier(const QString &name);
 
+// A configured table, `table` or `schema.table`, each part quoted on its own: "schema"."table".
+// Never one quoted string with the dot inside, which would name a table called "schema.table".
+QString quoteTableName(const QString &name);
+
 // "?, ?, ?" for `n` bind values.
 QString placeholders(qsizetype n);
 

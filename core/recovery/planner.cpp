@@ -1,8 +1,26 @@
 #include "recovery/planner.h"
 
+#include <QJsonDocument>
+#include <QJsonParseError>
+
 namespace reclaim {
 
 namespace {
+
+// Why a rebuilt payload cannot be a BullMQ job's data, or an empty string when it can. Workers
+// read `job.data` as an object; a payload that is not one would be enqueued only to fail there.
+QString payloadProblem(const QByteArray &payload)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(payload, &error);
+    if (error.error != QJsonParseError::NoError)
+        return QStringLiteral("is not valid JSON (%1 at offset %2)")
+            .arg(error.errorString())
+            .arg(error.offset);
+    if (!doc.isObject())
+        return QStringLiteral("is JSON but not an object");
+    return {};
+}
 
 Action baseAction(const DomainConfig &domain, const CandidateVerdict &v, qint64 generation)
 {
@@ -54,6 +72,21 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
             } else if (!payload->has_value()) {
                 a.reason = QStringLiteral(
                     "orphaned, and the restore query found no input to rebuild it from");
+            } else if (const QString problem = payloadProblem(**payload); !problem.isEmpty()) {
+                // Skipped, not failed: a payload that does not parse says the restore query (the
+                // operator's SQL) is wrong, not that the job is lost, and failing on it would
+                // fail every row the query touches. Nothing is enqueued or written; the reason
+                // is in the report, the log and the console, and the next run looks again.
+                a.kind = ActionKind::Requeue;
+                a.result = ActionResult::Error;
+                a.queue = rule->queue;
+                a.jobName = rule->jobName;
+                a.jobId = domain.currentJobId(v.candidate.id, v.candidate.type);
+                a.reason = QStringLiteral("orphaned, but its rebuilt input cannot be enqueued");
+                a.resultDetail =
+                    QStringLiteral("not enqueued: the restore query of %1 returned a payload "
+                                   "for %2 that %3; nothing written, looked at again next run")
+                        .arg(domain.name, v.candidate.id, problem);
             } else {
                 a.kind = ActionKind::Requeue;
                 a.reason = QStringLiteral("orphaned; input rebuilt from the database");

@@ -8,7 +8,6 @@
 #include "recovery/planner.h"
 
 #include <QElapsedTimer>
-#include <QUuid>
 
 namespace reclaim {
 
@@ -38,7 +37,7 @@ void RecoveryRun::report(const RunRequest &r, const QString &phase, int done, in
 RunReport RecoveryRun::run(const RunRequest &request)
 {
     RunReport rep;
-    rep.runId = QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    rep.runId = request.runId.isEmpty() ? RunReport::newRunId() : request.runId;
     rep.trigger = request.trigger;
     rep.dryRun = request.dryRun;
     rep.startedAt = QDateTime::currentDateTimeUtc();

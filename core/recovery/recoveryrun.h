@@ -27,6 +27,7 @@ struct RunRequest
     bool dryRun = false;        // plan only; no write to Redis (not even the lock) or PostgreSQL
     bool executeActions = true; // false: plan and leave every action pending (observe, console)
     Actor actor;
+    QString runId; // empty: the run makes its own (RunReport::newRunId)
     const std::atomic_bool *stopRequested = nullptr; // checked between actions
     RunProgress *progress = nullptr;
 };

@@ -78,7 +78,7 @@ void RecoveryWorker::setConfig(const ReclaimConfig &config)
 }
 
 void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeActions,
-                            const QString &actorKind)
+                            const QString &actorKind, const QString &runId)
 {
     ensureEngine();
     m_stop.store(false);
@@ -90,6 +90,7 @@ void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeAct
     request.dryRun = dryRun;
     request.executeActions = executeActions;
     request.actor = actorOf(actorKind);
+    request.runId = runId;
     request.stopRequested = &m_stop;
     request.progress = &progressSink;
     {

@@ -38,7 +38,9 @@ public:
     bool busy() const { return m_busy.load(); }
 
 public slots:
-    void runNow(const QString &trigger, bool dryRun, bool executeActions, const QString &actorKind);
+    // `runId` empty: the run makes its own; the daemon passes the id its run-start line logged.
+    void runNow(const QString &trigger, bool dryRun, bool executeActions, const QString &actorKind,
+                const QString &runId = {});
     void approve(const reclaim::Action &action, const reclaim::Candidate &candidate);
     void peekLock();
     void setConfig(const reclaim::ReclaimConfig &config);

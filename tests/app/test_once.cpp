@@ -225,6 +225,17 @@ private slots:
                    root.insert(QStringLiteral("run"), run);
                })
             << QStringLiteral("run.timeZone: 'Mars/Olympus_Mons' is not a known time zone");
+        // Issue 20: schema.table is accepted, a third part is not.
+        QTest::newRow("table with three parts")
+            << QStringLiteral("table.json") << editedSample([](QJsonObject &root) {
+                   QJsonArray domains = root.value(QStringLiteral("domains")).toArray();
+                   QJsonObject video = domains.at(1).toObject();
+                   video.insert(QStringLiteral("table"), QStringLiteral("a.b.c"));
+                   domains[1] = video;
+                   root.insert(QStringLiteral("domains"), domains);
+               })
+            << QStringLiteral("domains[1].table: 'a.b.c' is not a table name: expected table or "
+                              "schema.table");
         // The incident of issue 19: a 6 s lock and a 6 s PostgreSQL timeout.
         QTest::newRow("lock ttl shorter than the waits")
             << QStringLiteral("ttl.json") << editedSample([](QJsonObject &root) {
@@ -292,6 +303,35 @@ private slots:
         QVERIFY(differences(rowsBefore, databaseRows(m_env)).isEmpty());
     }
 
+    bool reclaimSchemaExists()
+    {
+        return sql(m_env, QStringLiteral("SELECT to_regnamespace('reclaim') IS NOT NULL"))
+            .value(0)
+            .value(0)
+            .toBool();
+    }
+
+    // Issue 18 item 3: on a database Reclaim has never written to, a run that cannot reach Redis
+    // writes nothing to PostgreSQL either: the lock comes first, and Reclaim's schema is created
+    // only by a writing run that holds it. Its one stderr line names the run's id (item 6).
+    void redisUnreachableCreatesNoSchema()
+    {
+        sql(m_env, QStringLiteral("DROP SCHEMA IF EXISTS reclaim CASCADE"));
+        QVERIFY(!reclaimSchemaExists());
+        const Ran ran = runOnce({}, {{QStringLiteral("RECLAIM_REDIS_URL"),
+                                      QStringLiteral("redis://127.0.0.1:%1/0").arg(closedPort())}});
+        QCOMPARE(ran.exitCode, 4);
+        const QJsonObject report = ran.json();
+        QCOMPARE(str(report, "outcome"), QStringLiteral("skipped-unreachable"));
+        QVERIFY2(!reclaimSchemaExists(), "the skipped run created Reclaim's schema");
+        const QString runId = str(report, "runId");
+        QVERIFY(!runId.isEmpty());
+        QVERIFY2(ran.err.startsWith(
+                     QStringLiteral("reclaim: run %1 skipped-unreachable: ").arg(runId).toUtf8()),
+                 ran.err.constData());
+        QCOMPARE(ran.err.count('\n'), 1);
+    }
+
     void lockHeldExitsThree()
     {
         const QByteArray other("reclaim;host=other-host;pid=4242;since=2026-01-01T00:00:00.000Z;"
@@ -313,6 +353,8 @@ private slots:
         QVERIFY(differences(rowsBefore, databaseRows(m_env)).isEmpty());
         QVERIFY(!ran.both().contains(m_password.toUtf8()));
         conn.command({QByteArrayLiteral("DEL"), kLockKey});
+        // Skipped without the lock: still nothing of Reclaim's own in PostgreSQL (issue 18).
+        QVERIFY2(!reclaimSchemaExists(), "a run skipped for a held lock created Reclaim's schema");
     }
 
     void redisUnreachableExitsFour()
@@ -342,6 +384,17 @@ private slots:
         QCOMPARE(str(ran.json(), "outcome"), QStringLiteral("failed"));
         QVERIFY2(!ran.both().contains(m_password.toUtf8()), ran.both().constData());
         QVERIFY(!redisKeyExists(m_env, kLockKey));
+        // Issue 18 items 6 and 7: one stderr line for the one error, naming the run, with
+        // libpq's reason and hint but none of QPSQL's own "Unable to connect" trailer.
+        QCOMPARE(ran.err.count('\n'), 1);
+        QVERIFY2(ran.err.startsWith(QStringLiteral("reclaim: run %1 failed: cannot connect to "
+                                                   "PostgreSQL")
+                                        .arg(str(ran.json(), "runId"))
+                                        .toUtf8()),
+                 ran.err.constData());
+        QVERIFY2(ran.err.contains("Connection refused"), ran.err.constData());
+        QVERIFY2(!ran.err.contains("QPSQL"), ran.err.constData());
+        QCOMPARE(str(ran.json(), "outcomeDetail").count(QLatin1Char('\n')), 0);
         QCOMPARE(redisDbSize(m_env), sizeBefore);
         QVERIFY(differences(redisBefore, redisContents(m_env)).isEmpty());
     }

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -80,6 +81,24 @@ private slots:
         QCOMPARE(c->run.policy, Policy::Auto);
     }
 
+    // Issue 20: a job table and a parent table in schemas of their own.
+    void schemaQualifiedTablesLoad()
+    {
+        QJsonObject root = sample();
+        root = setPath(root, QStringLiteral("domains.0.table").split(QLatin1Char('.')),
+                       QStringLiteral("acme_render.SlideJob"), false)
+                   .toObject();
+        root = setPath(root, QStringLiteral("domains.0.parents.0.table").split(QLatin1Char('.')),
+                       QStringLiteral("acme_app.Slide"), false)
+                   .toObject();
+        auto c = ConfigLoader::loadJson(QJsonDocument(root).toJson(), QStringLiteral("test.json"),
+                                        emptyEnv());
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        QCOMPARE(c->domains.at(0).table, QStringLiteral("acme_render.SlideJob"));
+        QCOMPARE(c->domains.at(0).parents.at(0).table, QStringLiteral("acme_app.Slide"));
+        QCOMPARE(c->domains.at(1).table, QStringLiteral("VideoJob")); // a bare name still loads
+    }
+
     void rejects_data()
     {
         QTest::addColumn<QString>("path");
@@ -94,7 +113,29 @@ private slots:
             << "test.json: domains[1].thresholdSeconds: must be an integer";
         QTest::newRow("not an identifier")
             << "domains.2.table" << QJsonValue(QStringLiteral("Doc\"; DROP TABLE x")) << false
-            << "test.json: domains[2].table: 'Doc\"; DROP TABLE x' is not a plain SQL identifier";
+            << "test.json: domains[2].table: 'Doc\"; DROP TABLE x' is not a table name: expected "
+               "table or schema.table";
+        // Issue 20: schema.table is accepted, but only two plain parts, never quotes or ';'.
+        const QString tableProblem =
+            QStringLiteral("' is not a table name: expected table or schema.table, each a plain "
+                           "SQL identifier");
+        for (const auto &[name, key, value] :
+             {std::tuple{"three parts", "domains.0.table", "a.b.c"},
+              {"quoted schema", "domains.1.table", "\"acme\".VideoJob"},
+              {"quote inside", "domains.1.table", "acme.Video\"Job"},
+              {"semicolon", "domains.2.table", "acme;.DocumentJob"},
+              {"statement after", "domains.2.table", "acme.DocumentJob; DROP TABLE x"},
+              {"empty schema", "domains.3.table", ".ImageJob"},
+              {"empty table", "domains.3.table", "acme."},
+              {"parent three parts", "domains.0.parents.1.table", "a.b.c"},
+              {"parent semicolon", "domains.4.parents.0.table", "acme.Narration;"}}) {
+            const QString path = QString::fromLatin1(key);
+            QString shown = path;
+            shown.replace(QRegularExpression(QStringLiteral("\\.(\\d+)")), QStringLiteral("[\\1]"));
+            QTest::newRow(name) << path << QJsonValue(QString::fromUtf8(value)) << false
+                                << QStringLiteral("test.json: %1: '%2%3")
+                                       .arg(shown, QString::fromUtf8(value), tableProblem);
+        }
         QTest::newRow("column not an identifier")
             << "domains.0.columns.updatedAt" << QJsonValue(QStringLiteral("updated at")) << false
             << "test.json: domains[0].columns.updatedAt: 'updated at' is not a plain SQL "

@@ -91,6 +91,43 @@ private slots:
         QCOMPARE(a.result, ActionResult::Pending);
     }
 
+    // Issue 18: a rebuilt payload that is not a JSON object is never planned as an enqueue. The
+    // action is settled as an error with the reason before anything runs, so the executor (and
+    // an operator's approval) leaves it alone, and the row is not failed for a broken query.
+    void payloadThatIsNotAJsonObjectIsNeverEnqueued_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("truncated") << QByteArray(R"({"jobId": "dc_corrupt", broken)")
+                                   << QStringLiteral("is not valid JSON");
+        QTest::newRow("empty") << QByteArray("") << QStringLiteral("is not valid JSON");
+        QTest::newRow("array") << QByteArray(R"(["vj_1"])")
+                               << QStringLiteral("is JSON but not an object");
+    }
+    void payloadThatIsNotAJsonObjectIsNeverEnqueued()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(QString, problem);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        store.restorable.insert(QStringLiteral("vj_1"), payload);
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("COMPOSE"), Verdict::Absent)}, store,
+            1);
+        QCOMPARE(planned.size(), 1);
+        const Action &a = planned.first();
+        QCOMPARE(a.kind, ActionKind::Requeue);
+        QCOMPARE(a.result, ActionResult::Error); // settled: never executed, never approvable
+        QVERIFY2(
+            a.resultDetail.startsWith(QStringLiteral("not enqueued: the restore query of video "
+                                                     "returned a payload for vj_1 that ") +
+                                      problem),
+            qPrintable(a.resultDetail));
+        QVERIFY(a.payload.isEmpty());
+    }
+
     void failWhereTheInputCannotBeRebuilt_data()
     {
         QTest::addColumn<QString>("type");

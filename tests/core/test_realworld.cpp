@@ -1,7 +1,9 @@
 // The recovery core against real servers in the awkward cases: a row that moves on between our
 // read and our write, microsecond timestamps, a lookup that errors for one candidate only, and a
-// wait list longer than the probe may walk. One seeded incident is shared; each test works on
-// its own domain, so they do not disturb each other.
+// wait list longer than the probe may walk, a restore query that returns broken JSON, and job
+// tables in schemas of their own. One seeded incident is shared; each test works on its own
+// domain, so they do not disturb each other.
+#include "config/configloader.h"
 #include "service/engine.h"
 #include "service/redisadapters.h"
 #include "support/callbackprogress.h"
@@ -10,8 +12,10 @@
 #include "testprint.h"
 #include "worldsnapshot.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
+#include <QUrl>
 #include <functional>
 #include <memory>
 
@@ -377,6 +381,228 @@ private slots:
         const CandidateVerdict *after = released.find(QStringLiteral("slide"), rowId);
         QVERIFY(after);
         QCOMPARE(after->verdict, Verdict::Absent); // control: the lock alone kept it SCHEDULED
+    }
+
+    // Issue 18 item 1: a restore query whose result is not a JSON object (the incident's
+    // `{"jobId": "...", broken`) is never enqueued. The action is skipped with the reason — in
+    // the report, its JSON and the console's action detail (all read resultDetail) — and
+    // nothing is written: no job in Redis, the row still PROCESSING with its updatedAt, no
+    // requeue counted. Through the old code the broken payload was enqueued and the row QUEUED.
+    void corruptRestorePayloadIsNeverEnqueued_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("truncated JSON")
+            << QStringLiteral("SELECT '{\"jobId\": \"' || id || '\", broken' FROM \"VideoJob\" "
+                              "WHERE id = :jobId")
+            << QStringLiteral("is not valid JSON");
+        QTest::newRow("JSON, not an object")
+            << QStringLiteral(
+                   "SELECT json_build_array(id)::text FROM \"VideoJob\" WHERE id = :jobId")
+            << QStringLiteral("is JSON but not an object");
+    }
+    void corruptRestorePayloadIsNeverEnqueued()
+    {
+        QFETCH(QString, query);
+        QFETCH(QString, problem);
+        const QJsonObject row =
+            onlyRow(QStringLiteral("video"), QStringLiteral("restorable-compose-no-queue-entry"));
+        const QString rowId = str(row, "id");
+        const QJsonObject to = row.value(QStringLiteral("requeueTo")).toObject();
+        const QByteArray jobKey =
+            QStringLiteral("bull:%1:%2").arg(str(to, "queue"), str(to, "bullJobId")).toUtf8();
+        const QString rowBefore =
+            sql(m_env,
+                QStringLiteral("SELECT status || ' ' || \"updatedAt\"::text FROM \"VideoJob\" "
+                               "WHERE id = ?"),
+                {rowId})
+                .value(0)
+                .value(0)
+                .toString();
+        QVERIFY2(rowBefore.startsWith(QLatin1String("PROCESSING ")), qPrintable(rowBefore));
+
+        ReclaimConfig config = configFor(QStringLiteral("video"));
+        QVERIFY(config.domains.first().restore);
+        config.domains.first().restore->query = query;
+        Engine engine(config);
+        const RunReport report = engine.run(request());
+        QCOMPARE(report.outcome, RunReport::Outcome::Completed);
+        const Action *a = findAction(report, QStringLiteral("video/") + rowId);
+        QVERIFY(a);
+        QCOMPARE(a->kind, ActionKind::Requeue);
+        QCOMPARE(a->result, ActionResult::Error);
+        QVERIFY2(
+            a->resultDetail.startsWith(QStringLiteral("not enqueued: the restore query of "
+                                                      "video returned a payload for %1 that %2")
+                                           .arg(rowId, problem)),
+            qPrintable(a->resultDetail));
+        // The same reason in the JSON report.
+        bool inJson = false;
+        for (const QJsonValue &v : report.toJson().value(QStringLiteral("actions")).toArray())
+            inJson = inJson || (str(v.toObject(), "id") == a->id &&
+                                str(v.toObject(), "result") == QLatin1String("error") &&
+                                str(v.toObject(), "resultDetail") == a->resultDetail);
+        QVERIFY(inJson);
+
+        // Nothing enqueued: no job hash under the id a requeue would use, in no list.
+        auto conn = redis(m_env);
+        auto exists = conn.command({QByteArrayLiteral("EXISTS"), jobKey});
+        QVERIFY(exists);
+        QCOMPARE(exists->integer, 0);
+        auto waiting = conn.command({QByteArrayLiteral("LPOS"),
+                                     QStringLiteral("bull:%1:wait").arg(str(to, "queue")).toUtf8(),
+                                     str(to, "bullJobId").toUtf8()});
+        QVERIFY(waiting);
+        QCOMPARE(waiting->type, RedisValue::Type::Nil);
+        // Nothing written: the row is as it was (not QUEUED), no requeue counted against it.
+        const QString rowAfter =
+            sql(m_env,
+                QStringLiteral("SELECT status || ' ' || \"updatedAt\"::text FROM \"VideoJob\" "
+                               "WHERE id = ?"),
+                {rowId})
+                .value(0)
+                .value(0)
+                .toString();
+        QCOMPARE(rowAfter, rowBefore);
+        QCOMPARE(sql(m_env, QStringLiteral("SELECT count(*) FROM reclaim.requeue WHERE row_id = ?"),
+                     {rowId})
+                     .value(0)
+                     .value(0)
+                     .toInt(),
+                 0);
+    }
+
+    // Issue 20: job tables in two schemas of their own and their parents in a third, while the
+    // session's search_path points at a fourth schema holding look-alike tables. Every statement
+    // names the configured schema (each part quoted on its own), so the orphans of both domains
+    // are failed and their parents cleaned up, the look-alikes are untouched, and Reclaim's own
+    // tables are created in `reclaim`, not wherever search_path points.
+    void tablesInSchemasOfTheirOwn()
+    {
+        const QString table = QStringLiteral(
+            "(id text PRIMARY KEY, status text NOT NULL, \"updatedAt\" timestamp(3) NOT NULL, "
+            "error text, \"projectId\" text)");
+        const QString rows = QStringLiteral(
+            "(id, status, \"updatedAt\", \"projectId\") VALUES "
+            "('%1_orphan', 'PROCESSING', now() AT TIME ZONE 'UTC' - interval '2 hours', '%2'), "
+            "('%1_fresh', 'PROCESSING', now() AT TIME ZONE 'UTC', '%2')");
+        const QString projects =
+            QStringLiteral("(id text PRIMARY KEY, status text NOT NULL, \"exportStatus\" text)");
+        const QString projectRows = QStringLiteral(
+            "VALUES ('p_render', 'PROCESSING', 'PROCESSING'), ('p_export', 'PROCESSING', "
+            "'PROCESSING')");
+        for (const QString &statement : {
+                 QStringLiteral("DROP SCHEMA IF EXISTS reclaim CASCADE"),
+                 QStringLiteral("CREATE SCHEMA acme_render"),
+                 QStringLiteral("CREATE SCHEMA acme_export"),
+                 QStringLiteral("CREATE SCHEMA acme_app"),
+                 QStringLiteral("CREATE SCHEMA acme_decoy"),
+                 QStringLiteral("CREATE TABLE acme_render.jobs ") + table,
+                 QStringLiteral("CREATE TABLE acme_export.jobs ") + table,
+                 QStringLiteral("CREATE TABLE acme_decoy.jobs ") + table,
+                 QStringLiteral("CREATE TABLE acme_app.projects ") + projects,
+                 QStringLiteral("CREATE TABLE acme_decoy.projects ") + projects,
+                 QStringLiteral("INSERT INTO acme_render.jobs ") +
+                     rows.arg(QStringLiteral("r"), QStringLiteral("p_render")),
+                 QStringLiteral("INSERT INTO acme_export.jobs ") +
+                     rows.arg(QStringLiteral("e"), QStringLiteral("p_export")),
+                 QStringLiteral("INSERT INTO acme_decoy.jobs ") +
+                     rows.arg(QStringLiteral("r"), QStringLiteral("p_render")),
+                 QStringLiteral("INSERT INTO acme_decoy.jobs ") +
+                     rows.arg(QStringLiteral("e"), QStringLiteral("p_export")),
+                 QStringLiteral("INSERT INTO acme_app.projects ") + projectRows,
+                 QStringLiteral("INSERT INTO acme_decoy.projects ") + projectRows,
+             })
+            sql(m_env, statement);
+        QVERIFY(!QTest::currentTestFailed());
+
+        auto domain = [](const char *name, const char *schema, const char *parentColumn) {
+            return QJsonObject{
+                {QStringLiteral("name"), QLatin1String(name)},
+                {QStringLiteral("table"), QStringLiteral("%1.jobs").arg(QLatin1String(schema))},
+                {QStringLiteral("columns"),
+                 QJsonObject{{QStringLiteral("error"), QStringLiteral("error")}}},
+                {QStringLiteral("thresholdSeconds"), 600},
+                {QStringLiteral("queues"),
+                 QJsonArray{QStringLiteral("acme-%1").arg(QLatin1String(name))}},
+                {QStringLiteral("jobIdTemplate"),
+                 QStringLiteral("%1-{id}").arg(QLatin1String(name))},
+                {QStringLiteral("parents"),
+                 QJsonArray{QJsonObject{
+                     {QStringLiteral("table"), QStringLiteral("acme_app.projects")},
+                     {QStringLiteral("foreignKey"), QStringLiteral("projectId")},
+                     {QStringLiteral("column"), QLatin1String(parentColumn)},
+                     {QStringLiteral("inProgress"), QJsonArray{QStringLiteral("PROCESSING")}},
+                     {QStringLiteral("failedValue"), QStringLiteral("FAILED")}}}}};
+        };
+        QFile sample(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(sample.readAll()).object();
+        root.insert(QStringLiteral("domains"),
+                    QJsonArray{domain("render", "acme_render", "status"),
+                               domain("export", "acme_export", "exportStatus")});
+        QUrl pgUrl(m_env.pgUrl);
+        pgUrl.setQuery(QStringLiteral("options=-csearch_path%3Dacme_decoy"));
+        QProcessEnvironment env = m_env.processEnvironment();
+        env.insert(QStringLiteral("RECLAIM_PG_URL"), pgUrl.toString(QUrl::FullyEncoded));
+        auto config =
+            ConfigLoader::loadJson(QJsonDocument(root).toJson(), QStringLiteral("acme.json"), env);
+        QVERIFY2(config, config ? "" : qPrintable(config.error().toString()));
+        QCOMPARE(config->domains.at(0).table, QStringLiteral("acme_render.jobs"));
+
+        Engine engine(*config);
+        const RunReport report = engine.run(request());
+        QVERIFY2(report.outcome == RunReport::Outcome::Completed, qPrintable(report.outcomeDetail));
+        for (const DomainReport &d : report.domains)
+            QVERIFY2(!d.candidateError, qPrintable(d.candidateError.value_or(QString())));
+        QCOMPARE(report.actions.size(), 2);
+        for (const Action &a : report.actions) {
+            QVERIFY2(a.kind == ActionKind::Fail && a.result == ActionResult::Applied,
+                     qPrintable(a.id + QLatin1Char(' ') + actionResultName(a.result) +
+                                QLatin1Char(' ') + a.resultDetail));
+            QCOMPARE(a.parent.rows, 1);
+            QCOMPARE(a.parent.table, QStringLiteral("acme_app.projects"));
+        }
+        QVERIFY(findAction(report, QStringLiteral("render/r_orphan")));
+        QVERIFY(findAction(report, QStringLiteral("export/e_orphan")));
+
+        auto values = [&](const QString &statement) {
+            QStringList out;
+            for (const QVariantList &r : sql(m_env, statement))
+                out << r.value(0).toString();
+            return out;
+        };
+        QCOMPARE(
+            values(QStringLiteral("SELECT id || '=' || status FROM acme_render.jobs ORDER BY "
+                                  "id")),
+            (QStringList{QStringLiteral("r_fresh=PROCESSING"), QStringLiteral("r_orphan=FAILED")}));
+        QCOMPARE(
+            values(QStringLiteral("SELECT id || '=' || status FROM acme_export.jobs ORDER BY "
+                                  "id")),
+            (QStringList{QStringLiteral("e_fresh=PROCESSING"), QStringLiteral("e_orphan=FAILED")}));
+        QCOMPARE(values(QStringLiteral("SELECT id || '=' || status || '/' || \"exportStatus\" FROM "
+                                       "acme_app.projects ORDER BY id")),
+                 (QStringList{QStringLiteral("p_export=PROCESSING/FAILED"),
+                              QStringLiteral("p_render=FAILED/PROCESSING")}));
+        // The look-alikes on the search_path are untouched.
+        QCOMPARE(values(QStringLiteral("SELECT count(*) FROM acme_decoy.jobs WHERE status = "
+                                       "'PROCESSING'")),
+                 QStringList{QStringLiteral("4")});
+        QCOMPARE(values(QStringLiteral("SELECT count(*) FROM acme_decoy.projects WHERE status = "
+                                       "'PROCESSING' AND \"exportStatus\" = 'PROCESSING'")),
+                 QStringList{QStringLiteral("2")});
+        // Reclaim's own tables are in `reclaim`, none in the search_path's schema.
+        QCOMPARE(values(QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
+                                       "table_schema = 'acme_decoy' ORDER BY 1")),
+                 (QStringList{QStringLiteral("jobs"), QStringLiteral("projects")}));
+        QCOMPARE(values(QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
+                                       "table_schema = 'reclaim' ORDER BY 1")),
+                 (QStringList{QStringLiteral("audit"), QStringLiteral("fence"),
+                              QStringLiteral("requeue")}));
+        QCOMPARE(
+            values(QStringLiteral("SELECT row_id || '=' || result FROM reclaim.audit WHERE "
+                                  "domain IN ('render', 'export') ORDER BY row_id")),
+            (QStringList{QStringLiteral("e_orphan=applied"), QStringLiteral("r_orphan=applied")}));
     }
 };
 

@@ -4,6 +4,8 @@
 #include "daemonprocess.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QSet>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -84,6 +86,27 @@ void TestDaemonStartup::keepsRunningWhileServersAreDown()
     QCOMPARE(metricValue(metrics.body, QStringLiteral("reclaim_last_success_timestamp_seconds")),
              0.0);
     QCOMPARE(httpGet(port, QStringLiteral("/nothing-here")).status, 404);
+
+    // Issue 18: every line of a run carries its run id, the run-start line included, so a
+    // search for one id finds the whole run: the n-th run-start names the n-th run's id.
+    const QList<QJsonObject> starts = d.eventsOf(QStringLiteral("run-start"));
+    const QList<QJsonObject> runs = d.eventsOf(QStringLiteral("run"));
+    QVERIFY(runs.size() >= 3 && starts.size() >= runs.size());
+    QSet<QString> ids;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const QString id = runs.at(i).value(QStringLiteral("runId")).toString();
+        QVERIFY2(!id.isEmpty(), QJsonDocument(runs.at(i)).toJson().constData());
+        QCOMPARE(starts.at(i).value(QStringLiteral("runId")).toString(), id);
+        QVERIFY2(starts.at(i).value(QStringLiteral("msg")).toString().contains(id),
+                 QJsonDocument(starts.at(i)).toJson().constData());
+        ids.insert(id);
+        // Issue 18 item 7: the driver's error is one line, without QPSQL's own trailers.
+        const QString detail = runs.at(i).value(QStringLiteral("detail")).toString();
+        QVERIFY2(detail.contains(QLatin1String("Connection refused")), qPrintable(detail));
+        QVERIFY2(!detail.contains(QLatin1Char('\n')), qPrintable(detail));
+        QVERIFY2(!detail.contains(QLatin1String("QPSQL")), qPrintable(detail));
+    }
+    QCOMPARE(ids.size(), runs.size()); // one id per run
 
     d.sendSignal(SIGTERM);
     QVERIFY(d.waitForExit(5000));

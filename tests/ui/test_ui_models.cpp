@@ -6,7 +6,10 @@
 #include "candidaterows.h"
 #include "candidatetablemodel.h"
 #include "domainlistmodel.h"
+#include "evidencehtml.h"
 #include "freshness.h"
+#include "recovery/planner.h"
+#include "support/fakes.h"
 #include "syntheticreport.h"
 #include "verdictstyle.h"
 
@@ -65,6 +68,7 @@ private slots:
     void unreadableDomainHasNoCounts();
     void actionsKeepHistoryAndReplacePlan();
     void rejectWritesNothingAndShowsDropped();
+    void unenqueueablePayloadSaysWhyAndWaitsForNoApproval();
     void heldActionsAndStaleRowsSaySo();
     void freshnessFollowsTheRuns();
     void csvQuotesAndDefusesFormulas();
@@ -464,6 +468,35 @@ void TestUiModels::rejectWritesNothingAndShowsDropped()
     QCOMPARE(a->result, ActionResult::Dropped);
     QVERIFY(a->resultDetail.contains(QStringLiteral("rejected")));
     QCOMPARE(model.pendingCount(), 0);
+}
+
+// Issue 18: the plan for a row whose restore query returned broken JSON (the real planner, on
+// a fake store) reaches the console settled, with the reason in the action's detail and the
+// evidence pane, and offers nothing to approve.
+void TestUiModels::unenqueueablePayloadSaysWhyAndWaitsForNoApproval()
+{
+    const ReclaimConfig config = fakeConfig();
+    CallLog log;
+    FakeJobStore store(&log);
+    store.restorable.insert(u"vj_1"_s, QByteArray(R"({"jobId": "vj_1", broken)"));
+    CandidateVerdict c = syntheticCandidate(u"video"_s, u"vj_1"_s, Verdict::Absent);
+    c.candidate.type = u"COMPOSE"_s;
+    RunReport report = syntheticReport({c});
+    report.actions = planActions(config.domains.at(0), {c}, store, 1);
+    QCOMPARE(report.actions.size(), 1);
+
+    ActionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setReport(report);
+    QCOMPARE(model.pendingCount(), 0);
+    const Action *a = model.actionFor(u"video/vj_1"_s);
+    QVERIFY(a);
+    const QString detail = actionDetailText(*a);
+    QVERIFY2(detail.contains(u"not enqueued: the restore query of video returned a payload for "
+                             "vj_1 that is not valid JSON"_s),
+             qPrintable(detail));
+    const QString html = evidenceHtml(c, a, false);
+    QVERIFY2(html.contains(u"not enqueued"_s), qPrintable(html));
 }
 
 void TestUiModels::heldActionsAndStaleRowsSaySo()
