@@ -1,9 +1,11 @@
 #include "postgres/pgconnection.h"
 
 #include <QAtomicInteger>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
+#include <libpq-fe.h>
 
 namespace reclaim {
 
@@ -15,7 +17,32 @@ QString nextConnectionName()
     return QStringLiteral("reclaim-pg-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
+// The libpq connection behind a QPSQL connection (null when it is not open).
+PGconn *pgHandle(const QSqlDatabase &db)
+{
+    if (!db.isValid() || !db.driver())
+        return nullptr;
+    const QVariant v = db.driver()->handle();
+    // Qt names the type after libpq's struct ("pg_conn*"); older documentation says "PGconn*".
+    if (!v.isValid() ||
+        (qstrcmp(v.typeName(), "pg_conn*") != 0 && qstrcmp(v.typeName(), "PGconn*") != 0))
+        return nullptr;
+    return *static_cast<PGconn *const *>(v.constData());
+}
+
 } // namespace
+
+qint64 idleInTransactionTimeoutMs(const RunSettings &run)
+{
+    // Reclaim's transactions send their statements back to back; the floor only keeps a
+    // scheduling stall on a loaded machine from ending a healthy one.
+    return qMax<qint64>(run.postgresTimeout.count(), 1000);
+}
+
+qint64 fenceWaitMs(const RunSettings &run)
+{
+    return run.postgresTimeout.count() + idleInTransactionTimeoutMs(run) + 1000;
+}
 
 PgConnection::PgConnection(QString name, QString endpoint)
     : m_name(std::move(name)), m_endpoint(std::move(endpoint))
@@ -36,16 +63,39 @@ QSqlDatabase PgConnection::database() const
     return QSqlDatabase::database(m_name, false);
 }
 
+bool PgConnection::alive() const
+{
+    PGconn *pg = pgHandle(database());
+    return pg && PQstatus(pg) == CONNECTION_OK;
+}
+
+QString PgConnection::errorText(const QString &driverText) const
+{
+    const QString driver = driverText.trimmed();
+    if (!driver.isEmpty() && alive())
+        return driver;
+    // On a lost connection the driver's text is empty or stale; libpq kept the real reason.
+    PGconn *pg = pgHandle(database());
+    const QString libpq = pg ? QString::fromUtf8(PQerrorMessage(pg)).simplified() : QString();
+    if (!libpq.isEmpty())
+        return driver.isEmpty() || driver.contains(libpq) ? libpq
+                                                          : driver + QStringLiteral("; ") + libpq;
+    if (!driver.isEmpty())
+        return driver;
+    return pg ? QStringLiteral("the connection to the server was lost")
+              : QStringLiteral("the connection is not open");
+}
+
 StoreError PgConnection::failure(const QString &what, const QSqlQuery &query) const
 {
     return StoreError{QStringLiteral("PostgreSQL %1 (%2): %3")
-                          .arg(what, m_endpoint, query.lastError().text().trimmed())};
+                          .arg(what, m_endpoint, errorText(query.lastError().text()))};
 }
 
 StoreError PgConnection::failure(const QString &what) const
 {
     return StoreError{QStringLiteral("PostgreSQL %1 (%2): %3")
-                          .arg(what, m_endpoint, database().lastError().text().trimmed())};
+                          .arg(what, m_endpoint, errorText(database().lastError().text()))};
 }
 
 Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const ReclaimConfig &config)
@@ -83,7 +133,7 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
         QStringLiteral("SET statement_timeout = %1").arg(ms),
         QStringLiteral("SET lock_timeout = %1").arg(ms),
         QStringLiteral("SET idle_in_transaction_session_timeout = %1")
-            .arg(qMax<qint64>(ms * 4, 10000)),
+            .arg(idleInTransactionTimeoutMs(config.run)),
     };
     for (const QString &sql : session)
         if (!q.exec(sql))

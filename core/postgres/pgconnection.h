@@ -14,6 +14,13 @@ class QSqlQuery;
 
 namespace reclaim {
 
+// How long the server lets a session of Reclaim sit idle inside a transaction before it ends it:
+// the bound on how long a frozen writer can hold the fence (FOR SHARE) against the next run.
+qint64 idleInTransactionTimeoutMs(const RunSettings &run);
+// How long a starting run waits for the fence: past a frozen writer's last statement
+// (statement_timeout) and its idle time in the transaction, so it does not fail meanwhile.
+qint64 fenceWaitMs(const RunSettings &run);
+
 class PgConnection final
 {
 public:
@@ -32,8 +39,15 @@ public:
     // The same for an error of the connection itself (begin, commit).
     StoreError failure(const QString &what) const;
 
+    // False once libpq has seen the server go away (a restart, a terminated session): nothing
+    // more can be sent on this connection, and QtSql then fails statements with no error text.
+    bool alive() const;
+
 private:
     PgConnection(QString name, QString endpoint);
+    // The driver's error text, or libpq's own message when the driver has none (QPSQL refuses
+    // statements on a lost connection without setting an error).
+    QString errorText(const QString &driverText) const;
 
     QString m_name;
     QString m_endpoint;

@@ -9,11 +9,13 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
+#include <utility>
 
 namespace reclaim {
 
-PgJobStore::PgJobStore(std::unique_ptr<PgConnection> conn, bool readOnly)
-    : m_conn(std::move(conn)), m_readOnly(readOnly)
+PgJobStore::PgJobStore(std::unique_ptr<PgConnection> conn, const ReclaimConfig &config,
+                       bool readOnly)
+    : m_conn(std::move(conn)), m_config(config), m_readOnly(readOnly)
 {}
 
 PgJobStore::~PgJobStore() = default;
@@ -29,13 +31,23 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
     auto conn = PgConnection::open(config);
     if (!conn)
         return unexpected(conn.error());
-    std::unique_ptr<PgJobStore> store(new PgJobStore(std::move(*conn), readOnly));
+    std::unique_ptr<PgJobStore> store(new PgJobStore(std::move(*conn), config, readOnly));
     if (!readOnly) {
         auto migrated = store->migrate();
         if (!migrated)
             return unexpected(migrated.error());
     }
     return store;
+}
+
+PgConnection &PgJobStore::live()
+{
+    if (!m_conn->alive()) {
+        auto fresh = PgConnection::open(m_config);
+        if (fresh) // otherwise the old one fails the statement with the reason
+            m_conn = std::move(*fresh);
+    }
+    return *m_conn;
 }
 
 Expected<bool, StoreError> PgJobStore::migrate()
@@ -58,13 +70,13 @@ Expected<bool, StoreError> PgJobStore::migrate()
 
 Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainConfig &d)
 {
-    return reclaim::readCandidates(*m_conn, d);
+    return reclaim::readCandidates(live(), d);
 }
 
 Expected<std::optional<QByteArray>, StoreError>
 PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const QString &rowId)
 {
-    QSqlQuery q(m_conn->database());
+    QSqlQuery q(live().database());
     q.setForwardOnly(true);
     if (!q.prepare(rule.query))
         return unexpected(
@@ -80,7 +92,7 @@ PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const
 
 Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, const QString &rowId)
 {
-    QSqlQuery q(m_conn->database());
+    QSqlQuery q(live().database());
     // A read-only store may face a database where Reclaim's schema was never created.
     if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) || !q.next())
         return unexpected(m_conn->failure(QStringLiteral("checking Reclaim's schema"), q));
@@ -99,27 +111,80 @@ Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, cons
 
 Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
 {
-    QSqlQuery q(m_conn->database());
-    const std::optional<bool> started = pgfence::start(q, generation);
-    if (!started)
-        return unexpected(
-            m_conn->failure(QStringLiteral("recording run generation %1").arg(generation), q));
+    PgConnection &conn = live();
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    const QString what = QStringLiteral("recording run generation %1").arg(generation);
+    if (!db.transaction())
+        return unexpected(conn.failure(what));
+    // A writer frozen inside its transaction holds the fence FOR SHARE until the server ends
+    // its session (idle_in_transaction_session_timeout): wait past that, not the usual timeout.
+    const qint64 waitMs = fenceWaitMs(m_config.run);
+    std::optional<bool> started;
+    if (q.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(waitMs)) &&
+        q.exec(QStringLiteral("SET LOCAL statement_timeout = %1").arg(waitMs)))
+        started = pgfence::start(q, generation);
+    if (!started) {
+        StoreError e = conn.failure(what, q);
+        db.rollback();
+        return unexpected(e);
+    }
+    if (!db.commit())
+        return unexpected(conn.failure(what));
     return *started;
+}
+
+Expected<qint64, StoreError> PgJobStore::recordIntent(const Action &a, const Actor &actor)
+{
+    if (m_readOnly)
+        return unexpected(StoreError{QStringLiteral("the store is read-only")});
+    finishPending();
+    PgConnection &conn = live();
+    QSqlQuery q(conn.database());
+    const std::optional<qint64> id = reclaim::recordIntent(q, a, actor);
+    if (!id)
+        return unexpected(
+            conn.failure(QStringLiteral("recording the attempt on %1").arg(a.rowId), q));
+    return *id;
 }
 
 Expected<WriteOutcome, StoreError> PgJobStore::applyAction(const DomainConfig &d, const Action &a,
                                                            const Actor &actor)
 {
-    return writeAction(*m_conn, d, a, actor);
+    return writeAction(live(), d, a, actor);
 }
 
 void PgJobStore::auditOnly(const Action &a, const Actor &actor)
 {
     if (m_readOnly)
         return;
-    QSqlQuery q(m_conn->database());
-    // Best effort: the audit of a non-write must not turn into a failed action.
-    (void)appendAudit(q, a, a.result, a.resultDetail, actor);
+    finishPending();
+    // Best effort: the audit of a non-write must not turn into a failed action. A completion
+    // that cannot be written now (the server is away) is kept and written at the next chance.
+    const bool released =
+        a.result == ActionResult::EnqueueFailed || a.result == ActionResult::Dropped;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        QSqlQuery q(live().database());
+        if (a.auditId != 0 ? finishAudit(q, a.auditId, a.result, a.resultDetail, released)
+                           : appendAudit(q, a, a.result, a.resultDetail, actor))
+            return;
+        if (m_conn->alive())
+            break; // the statement itself failed, not the connection: retrying would not help
+    }
+    if (a.auditId != 0)
+        m_unfinished << PendingFinish{a, actor};
+}
+
+void PgJobStore::finishPending()
+{
+    const QList<PendingFinish> pending = std::exchange(m_unfinished, {});
+    for (const PendingFinish &p : pending) {
+        QSqlQuery q(live().database());
+        const bool released = p.action.result == ActionResult::EnqueueFailed ||
+                              p.action.result == ActionResult::Dropped;
+        if (!finishAudit(q, p.action.auditId, p.action.result, p.action.resultDetail, released))
+            m_unfinished << p;
+    }
 }
 
 } // namespace reclaim

@@ -31,6 +31,7 @@ public:
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
+    Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
@@ -38,12 +39,26 @@ public:
     QString connectionName() const;
 
 private:
-    PgJobStore(std::unique_ptr<PgConnection> conn, bool readOnly);
+    PgJobStore(std::unique_ptr<PgConnection> conn, const ReclaimConfig &config, bool readOnly);
     // Reclaim's own schema, created idempotently in one transaction.
     Expected<bool, StoreError> migrate();
+    // The connection, opened anew first when the server dropped the old one (a restart): one
+    // lost connection must not fail every later statement of the run.
+    PgConnection &live();
+    // Retries the audit completions that could not be written yet (the server was away).
+    void finishPending();
+
+    // An audit row's completion still to write.
+    struct PendingFinish
+    {
+        Action action;
+        Actor actor;
+    };
 
     std::unique_ptr<PgConnection> m_conn;
+    ReclaimConfig m_config;
     bool m_readOnly;
+    QList<PendingFinish> m_unfinished;
 };
 
 } // namespace reclaim

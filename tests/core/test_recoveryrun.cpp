@@ -68,7 +68,8 @@ struct World
     bool nothingWritten() const
     {
         return !logged(QStringLiteral("queue:enqueue")) && !logged(QStringLiteral("store:apply")) &&
-               !logged(QStringLiteral("lock:acquire")) && store.audit.isEmpty();
+               !logged(QStringLiteral("lock:acquire")) && store.audit.isEmpty() &&
+               store.intents.isEmpty();
     }
 };
 
@@ -340,6 +341,67 @@ private slots:
         QCOMPARE(a->result, ActionResult::Dropped);
         QVERIFY(!w.logged(QStringLiteral("store:apply")));
         QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("PROCESSING"));
+    }
+
+    // PostgreSQL fails after the enqueue went through: the attempt, recorded before the enqueue,
+    // is completed as "enqueued, row write failed: <reason>" and keeps its retry-budget use.
+    void anEnqueueWhoseRowWriteFailsIsAuditedAndCounted()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.store.writeError = StoreError{QStringLiteral("server closed the connection")};
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QVERIFY(a);
+        QCOMPARE(a->result, ActionResult::Error);
+        QCOMPARE(a->resultDetail,
+                 QStringLiteral("enqueued, row write failed: server closed the connection"));
+        QVERIFY(w.firstIndex(QStringLiteral("store:intent:vj_1")) >= 0);
+        QVERIFY(w.firstIndex(QStringLiteral("store:intent:vj_1")) <
+                w.firstIndex(QStringLiteral("queue:enqueue:video-compose-vj_1")));
+        QCOMPARE(w.store.intents.size(), 1);
+        QCOMPARE(w.store.audit.size(), 1);
+        QCOMPARE(w.store.audit.first().result, ActionResult::Error);
+        QCOMPARE(w.store.audit.first().auditId, 1);
+        QCOMPARE(w.store.requeues.value(QStringLiteral("vj_1")), 1);
+    }
+
+    // An attempt that cannot be put on record is not made: no enqueue, no write.
+    void anAttemptThatCannotBeRecordedIsNotMade()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.store.intentError = StoreError{QStringLiteral("the database system is shutting down")};
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QVERIFY(a);
+        QCOMPARE(a->result, ActionResult::Error);
+        QVERIFY2(a->resultDetail.contains(QStringLiteral("not attempted")) &&
+                     a->resultDetail.contains(QStringLiteral("shutting down")),
+                 qPrintable(a->resultDetail));
+        QVERIFY(!w.logged(QStringLiteral("queue:enqueue")));
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        QCOMPARE(w.store.requeues.value(QStringLiteral("vj_1")), 0);
+    }
+
+    // A fast worker finished the requeued job before our write: 0 rows, but the enqueue ran, so
+    // the budget counts it.
+    void aStaleRequeueIsCountedByTheBudget()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.queue.afterEnqueue = [&] {
+            w.store.rows[QStringLiteral("vj_1")].status = QStringLiteral("READY");
+        };
+        const RunReport r = w.run();
+        QCOMPARE(findAction(r, QStringLiteral("video/vj_1"))->result, ActionResult::Stale);
+        QCOMPARE(w.store.requeues.value(QStringLiteral("vj_1")), 1);
     }
 
     // A worker saved progress between our read and our write: 0 rows, and then nothing more —

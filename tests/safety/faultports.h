@@ -91,6 +91,10 @@ public:
     {
         return m_store.startGeneration(g);
     }
+    Expected<qint64, StoreError> recordIntent(const Action &a, const Actor &actor) override
+    {
+        return m_store.recordIntent(a, actor);
+    }
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &d, const Action &a,
                                                    const Actor &actor) override
     {

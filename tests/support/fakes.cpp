@@ -116,6 +116,8 @@ Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const
     out.replacedState = existing;
     put(job.queue, job.jobId, QStringLiteral("waiting"), data);
     out.enqueued = true;
+    if (afterEnqueue)
+        afterEnqueue();
     return out;
 }
 
@@ -210,6 +212,17 @@ Expected<bool, StoreError> FakeJobStore::startGeneration(qint64 generation)
     return true;
 }
 
+Expected<qint64, StoreError> FakeJobStore::recordIntent(const Action &a, const Actor &)
+{
+    m_log->append(QStringLiteral("store:intent:%1").arg(a.rowId));
+    if (intentError)
+        return unexpected(*intentError);
+    intents << a;
+    if (a.kind == ActionKind::Requeue)
+        requeues[a.rowId] += 1; // the budget use is taken with the intent, as in PostgreSQL
+    return intents.size();
+}
+
 Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig &domain,
                                                              const Action &a, const Actor &)
 {
@@ -230,7 +243,7 @@ Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig 
     }
     it->status = a.kind == ActionKind::Requeue ? domain.queuedStatus : domain.failedStatus;
     it->updatedAt = QStringLiteral("now");
-    if (a.kind == ActionKind::Requeue)
+    if (a.kind == ActionKind::Requeue && a.auditId == 0)
         requeues[a.rowId] += 1;
     if (a.kind == ActionKind::Fail) {
         it->error = a.reason;
@@ -253,6 +266,10 @@ Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig 
 void FakeJobStore::auditOnly(const Action &a, const Actor &)
 {
     audit << a;
+    // An enqueue that left nothing runnable gives its budget use back.
+    if (a.auditId != 0 && a.kind == ActionKind::Requeue &&
+        (a.result == ActionResult::EnqueueFailed || a.result == ActionResult::Dropped))
+        requeues[a.rowId] -= 1;
 }
 
 ReclaimConfig fakeConfig()

@@ -50,6 +50,8 @@ public:
     bool listsTooLong = false;
     // Called after every probe batch (tests use it to change the world mid-run).
     std::function<void()> afterProbe;
+    // Called after every enqueue that went through (a fast worker finishing the job).
+    std::function<void()> afterEnqueue;
     // Called after every scan page that was read.
     std::function<void(const QString &queue, const QString &state, qint64 offset)> afterScanPage;
 
@@ -110,7 +112,9 @@ public:
     std::optional<StoreError> writeError;
     std::optional<StoreError> restoreError; // restorePayload() fails while set
     std::optional<StoreError> budgetError;  // recentRequeues() fails while set
+    std::optional<StoreError> intentError;  // recordIntent() fails while set
     QList<Action> audit;
+    QList<Action> intents; // recorded before each attempt, as the real store's "started" rows
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
     Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
@@ -119,6 +123,7 @@ public:
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
+    Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
