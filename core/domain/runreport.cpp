@@ -202,6 +202,8 @@ QJsonObject RunReport::toJson() const
                          {QStringLiteral("lost"), lock.lost}};
     if (!lock.error.isEmpty())
         lockJson.insert(QStringLiteral("error"), lock.error);
+    if (lock.raisedFrom)
+        lockJson.insert(QStringLiteral("raisedFrom"), lock.raisedFrom);
     return QJsonObject{{QStringLiteral("runId"), runId},
                        {QStringLiteral("trigger"), trigger},
                        {QStringLiteral("dryRun"), dryRun},

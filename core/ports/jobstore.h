@@ -50,6 +50,9 @@ public:
     virtual Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                                      const QString &rowId) = 0;
 
+    // The highest generation that started a run under the configured lock key (0: none yet).
+    virtual Expected<qint64, StoreError> fenceGeneration() = 0;
+
     // Records `generation` as the highest that started a run. False if a higher one already did.
     virtual Expected<bool, StoreError> startGeneration(qint64 generation) = 0;
 

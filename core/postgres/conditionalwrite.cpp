@@ -96,7 +96,7 @@ Expected<WriteOutcome, StoreError> writeAction(PgConnection &conn, const DomainC
     };
 
     WriteOutcome out;
-    const std::optional<qint64> highest = pgfence::holdForWrite(q);
+    const std::optional<qint64> highest = pgfence::holdForWrite(q, conn.lockKey());
     if (!highest)
         return fail(QStringLiteral("checking the fence"));
     if (*highest != a.precondition.generation) {

@@ -106,6 +106,7 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
                                       "install libqt6sql6-psql")});
     const PostgresEndpoint &pg = config.postgres;
     std::unique_ptr<PgConnection> conn(new PgConnection(nextConnectionName(), pg.redacted()));
+    conn->m_lockKey = config.run.lockKey;
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), conn->m_name);
     db.setHostName(pg.host);
     db.setPort(pg.port);

@@ -33,6 +33,7 @@ public:
     QSqlDatabase database() const;
     const QString &name() const { return m_name; }
     const QString &endpoint() const { return m_endpoint; } // redacted URL, for messages
+    const QString &lockKey() const { return m_lockKey; }   // whose fence row this run uses
 
     // "PostgreSQL <what> (<endpoint>): <the query's error>".
     StoreError failure(const QString &what, const QSqlQuery &query) const;
@@ -51,6 +52,7 @@ private:
 
     QString m_name;
     QString m_endpoint;
+    QString m_lockKey;
 };
 
 } // namespace reclaim

@@ -63,6 +63,11 @@ Expected<bool, StoreError> PgJobStore::migrate()
             return unexpected(e);
         }
     }
+    if (!pgfence::carryOver(q, m_conn->lockKey())) {
+        StoreError e = m_conn->failure(QStringLiteral("moving the fence to its lock key"), q);
+        db.rollback();
+        return unexpected(e);
+    }
     if (!db.commit())
         return unexpected(m_conn->failure(QStringLiteral("committing Reclaim's schema")));
     return true;
@@ -109,6 +114,21 @@ Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, cons
     return q.value(0).toInt();
 }
 
+Expected<qint64, StoreError> PgJobStore::fenceGeneration()
+{
+    PgConnection &conn = live();
+    QSqlQuery q(conn.database());
+    // A read-only store may face a database where Reclaim's schema was never created.
+    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.fence') IS NOT NULL")) || !q.next())
+        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
+    if (!q.value(0).toBool())
+        return 0;
+    const std::optional<qint64> highest = pgfence::highest(q, conn.lockKey());
+    if (!highest)
+        return unexpected(conn.failure(QStringLiteral("reading the fence"), q));
+    return *highest;
+}
+
 Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
 {
     PgConnection &conn = live();
@@ -123,7 +143,7 @@ Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
     std::optional<bool> started;
     if (q.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(waitMs)) &&
         q.exec(QStringLiteral("SET LOCAL statement_timeout = %1").arg(waitMs)))
-        started = pgfence::start(q, generation);
+        started = pgfence::start(q, generation, conn.lockKey());
     if (!started) {
         StoreError e = conn.failure(what, q);
         db.rollback();

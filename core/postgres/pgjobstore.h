@@ -30,6 +30,7 @@ public:
                                                                    const QString &rowId) override;
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
+    Expected<qint64, StoreError> fenceGeneration() override;
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
     Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,

@@ -615,6 +615,19 @@ private slots:
 
     // A lease whose TTL ran out before it could be renewed: the run finishes looking, but
     // issues no write at all.
+    // A flushed Redis restarts its counter below PostgreSQL's fence: the acquire raises it
+    // instead of every run being fenced at its start forever.
+    void aGenerationBehindTheFenceIsRaisedAboveIt()
+    {
+        World w;
+        w.store.fence = 50;
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::Completed);
+        QCOMPARE(r.lock.generation, 51);
+        QCOMPARE(r.lock.raisedFrom, 1);
+        QCOMPARE(w.store.fence, 51);
+    }
+
     void lostLockIssuesNoWrites()
     {
         World w;

@@ -45,10 +45,11 @@ public:
         m_hook(QStringLiteral("enqueue"));
         return m_writer.enqueue(j, n, d, t);
     }
-    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl) override
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl,
+                                              qint64 floor) override
     {
         m_hook(QStringLiteral("lock"));
-        return m_lock.acquire(token, ttl);
+        return m_lock.acquire(token, ttl, floor);
     }
     Expected<bool, RedisError> renew(const QString &token, qint64 ttl) override
     {
@@ -87,6 +88,7 @@ public:
     {
         return m_store.recentRequeues(d, id);
     }
+    Expected<qint64, StoreError> fenceGeneration() override { return m_store.fenceGeneration(); }
     Expected<bool, StoreError> startGeneration(qint64 g) override
     {
         return m_store.startGeneration(g);

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
         }
         QSqlDatabase db = (*conn)->database();
         QSqlQuery q(db);
-        if (!db.transaction() || !pgfence::holdForWrite(q)) {
+        if (!db.transaction() || !pgfence::holdForWrite(q, (*conn)->lockKey())) {
             std::fprintf(stderr, "racerunner: cannot hold the fence\n");
             return 5;
         }

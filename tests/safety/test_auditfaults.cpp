@@ -39,6 +39,7 @@ public:
     {
         return m_store.recentRequeues(d, id);
     }
+    Expected<qint64, StoreError> fenceGeneration() override { return m_store.fenceGeneration(); }
     Expected<bool, StoreError> startGeneration(qint64 g) override
     {
         return m_store.startGeneration(g);

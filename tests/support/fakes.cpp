@@ -121,7 +121,8 @@ Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const
     return out;
 }
 
-Expected<LockAttempt, RedisError> FakeQueue::acquire(const QString &token, qint64 ttlMs)
+Expected<LockAttempt, RedisError> FakeQueue::acquire(const QString &token, qint64 ttlMs,
+                                                     qint64 floor)
 {
     m_log->append(QStringLiteral("lock:acquire"));
     if (lockError)
@@ -137,6 +138,10 @@ Expected<LockAttempt, RedisError> FakeQueue::acquire(const QString &token, qint6
     lockTtlMs = ttlMs;
     a.acquired = true;
     a.generation = ++generation;
+    if (a.generation <= floor) { // as lockacquire.lua: never below PostgreSQL's fence
+        a.raisedFrom = a.generation;
+        a.generation = generation = floor + 1;
+    }
     a.holder = token;
     return a;
 }

@@ -71,7 +71,8 @@ public:
                                                  const QByteArray &data,
                                                  qint64 timestampMs) override;
 
-    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs,
+                                              qint64 floor) override;
     Expected<bool, RedisError> renew(const QString &token, qint64 ttlMs) override;
     Expected<bool, RedisError> release(const QString &token) override;
     Expected<LockAttempt, RedisError> peek() override;
@@ -122,6 +123,7 @@ public:
                                                                    const QString &rowId) override;
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
+    Expected<qint64, StoreError> fenceGeneration() override { return fence; }
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
     Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
