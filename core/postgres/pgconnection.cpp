@@ -114,7 +114,14 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
     db.setPassword(pg.password);
     db.setDatabaseName(pg.database);
     const qint64 timeoutS = qMax<qint64>(1, (config.run.postgresTimeout.count() + 999) / 1000);
-    QString options = QStringLiteral("connect_timeout=%1;application_name=reclaim").arg(timeoutS);
+    // TCP keepalives and tcp_user_timeout from the configured timeout: a server host that went
+    // away (no ACKs) ends the connection instead of leaving a read blocked for TCP's minutes.
+    const qint64 ms = config.run.postgresTimeout.count();
+    QString options = QStringLiteral("connect_timeout=%1;application_name=reclaim;keepalives=1;"
+                                     "keepalives_idle=%1;keepalives_interval=%1;"
+                                     "keepalives_count=3;tcp_user_timeout=%2")
+                          .arg(timeoutS)
+                          .arg(ms);
     if (!pg.options.isEmpty())
         options += QLatin1Char(';') + pg.options;
     db.setConnectOptions(options);
@@ -123,10 +130,12 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
                                          .arg(conn->m_endpoint, db.lastError().text().trimmed())});
 
     QSqlQuery q(db);
-    const qint64 ms = config.run.postgresTimeout.count();
+    // The time zone is a bound value, never spliced into the statement's text.
+    q.prepare(QStringLiteral("SELECT set_config('TimeZone', ?, false)"));
+    q.addBindValue(config.run.timeZone);
+    if (!q.exec())
+        return unexpected(conn->failure(QStringLiteral("session setup (TimeZone)"), q));
     const QStringList session{
-        QStringLiteral("SET TimeZone = '%1'")
-            .arg(QString(config.run.timeZone).replace(QLatin1Char('\''), QString())),
         QStringLiteral("SET DateStyle = 'ISO, YMD'"),
         // libpq prints every NOTICE (an idempotent migration's "already exists, skipping") on
         // stderr; warnings and errors still come through, and errors reach us as query errors.
