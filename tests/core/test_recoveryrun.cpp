@@ -603,7 +603,9 @@ private slots:
     {
         World w;
         w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
-        w.store.fence = 50; // a newer generation already ran (the Redis counter was reset)
+        // A newer generation started after this run read the fence as its floor.
+        w.store.fence = 50;
+        w.store.staleFenceRead = 0;
         const RunReport r = w.run();
         QCOMPARE(r.outcome, RunReport::Outcome::Failed);
         QVERIFY(r.outcomeDetail.contains(QStringLiteral("fenced")));

@@ -82,7 +82,7 @@ private slots:
                     ++ready;
                     while (ready.load() < kRunners) {
                     }
-                    auto a = r.lock.acquire(QStringLiteral("runner-%1").arg(i), 2000);
+                    auto a = r.lock.acquire(QStringLiteral("runner-%1").arg(i), 2000, 0);
                     if (!a)
                         ++errors;
                     else if (a->acquired)
@@ -105,10 +105,10 @@ private slots:
         redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
         RedisAdapters a(config.redis, config.run);
         RedisAdapters b(config.redis, config.run);
-        auto first = a.lock.acquire(QStringLiteral("token-a"), 300);
+        auto first = a.lock.acquire(QStringLiteral("token-a"), 300, 0);
         QVERIFY(first && first->acquired);
         QTRY_COMPARE_WITH_TIMEOUT(getLock(m_env), QByteArray(), 5000); // A's TTL ran out
-        auto second = b.lock.acquire(QStringLiteral("token-b"), 60000);
+        auto second = b.lock.acquire(QStringLiteral("token-b"), 60000, 0);
         QVERIFY(second && second->acquired);
         QVERIFY(second->generation > first->generation);
         auto released = a.lock.release(QStringLiteral("token-a"));

@@ -109,6 +109,8 @@ public:
     QHash<QString, QByteArray> restorable; // row id → payload the restore query would return
     QHash<QString, int> requeues;
     qint64 fence = 0;
+    // While >= 0, fenceGeneration() answers this instead: a newer run started after it was read.
+    qint64 staleFenceRead = -1;
     std::optional<StoreError> readError;
     std::optional<StoreError> writeError;
     std::optional<StoreError> restoreError; // restorePayload() fails while set
@@ -123,7 +125,10 @@ public:
                                                                    const QString &rowId) override;
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
-    Expected<qint64, StoreError> fenceGeneration() override { return fence; }
+    Expected<qint64, StoreError> fenceGeneration() override
+    {
+        return staleFenceRead >= 0 ? staleFenceRead : fence;
+    }
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
     Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
