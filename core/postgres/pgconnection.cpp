@@ -69,6 +69,12 @@ bool PgConnection::alive() const
     return pg && PQstatus(pg) == CONNECTION_OK;
 }
 
+int PgConnection::socket() const
+{
+    PGconn *pg = pgHandle(database());
+    return pg ? PQsocket(pg) : -1;
+}
+
 QString PgConnection::errorText(const QString &driverText) const
 {
     const QString driver = driverText.trimmed();

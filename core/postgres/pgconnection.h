@@ -43,6 +43,8 @@ public:
     // False once libpq has seen the server go away (a restart, a terminated session): nothing
     // more can be sent on this connection, and QtSql then fails statements with no error text.
     bool alive() const;
+    // The connection's socket (PQsocket), -1 when there is none: for PgWatchdog.
+    int socket() const;
 
 private:
     PgConnection(QString name, QString endpoint);

@@ -15,7 +15,10 @@ namespace reclaim {
 
 PgJobStore::PgJobStore(std::unique_ptr<PgConnection> conn, const ReclaimConfig &config,
                        bool readOnly)
-    : m_conn(std::move(conn)), m_config(config), m_readOnly(readOnly)
+    : m_conn(std::move(conn)), m_config(config), m_readOnly(readOnly),
+      // The longest a call may rightly take: a start waiting out a frozen writer, plus one
+      // statement.
+      m_callLimit(fenceWaitMs(config.run) + config.run.postgresTimeout.count())
 {}
 
 PgJobStore::~PgJobStore() = default;
@@ -40,6 +43,18 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
     return store;
 }
 
+template <typename Call> auto PgJobStore::watched(Call &&call)
+{
+    m_watchdog.arm(live().socket(), m_callLimit);
+    auto result = call();
+    if (m_watchdog.disarm() && !result)
+        result = unexpected(
+            StoreError{result.error().message +
+                       QStringLiteral("; no answer within %1 ms: Reclaim closed the connection")
+                           .arg(m_callLimit.count())});
+    return result;
+}
+
 PgConnection &PgJobStore::live()
 {
     if (!m_conn->alive()) {
@@ -52,126 +67,144 @@ PgConnection &PgJobStore::live()
 
 Expected<bool, StoreError> PgJobStore::migrate()
 {
-    QSqlDatabase db = m_conn->database();
-    QSqlQuery q(db);
-    if (!db.transaction())
-        return unexpected(m_conn->failure(QStringLiteral("beginning Reclaim's schema migration")));
-    for (const QString &sql : reclaimSchemaStatements()) {
-        if (!q.exec(sql)) {
-            StoreError e = m_conn->failure(QStringLiteral("creating Reclaim's schema"), q);
+    return watched([&]() -> Expected<bool, StoreError> {
+        QSqlDatabase db = m_conn->database();
+        QSqlQuery q(db);
+        if (!db.transaction())
+            return unexpected(
+                m_conn->failure(QStringLiteral("beginning Reclaim's schema migration")));
+        for (const QString &sql : reclaimSchemaStatements()) {
+            if (!q.exec(sql)) {
+                StoreError e = m_conn->failure(QStringLiteral("creating Reclaim's schema"), q);
+                db.rollback();
+                return unexpected(e);
+            }
+        }
+        if (!pgfence::carryOver(q, m_conn->lockKey())) {
+            StoreError e = m_conn->failure(QStringLiteral("moving the fence to its lock key"), q);
             db.rollback();
             return unexpected(e);
         }
-    }
-    if (!pgfence::carryOver(q, m_conn->lockKey())) {
-        StoreError e = m_conn->failure(QStringLiteral("moving the fence to its lock key"), q);
-        db.rollback();
-        return unexpected(e);
-    }
-    if (!db.commit())
-        return unexpected(m_conn->failure(QStringLiteral("committing Reclaim's schema")));
-    return true;
+        if (!db.commit())
+            return unexpected(m_conn->failure(QStringLiteral("committing Reclaim's schema")));
+        return true;
+    });
 }
 
 Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainConfig &d)
 {
-    return reclaim::readCandidates(live(), d);
+    return watched([&]() -> Expected<QList<Candidate>, StoreError> {
+        return reclaim::readCandidates(live(), d);
+    });
 }
 
 Expected<std::optional<QByteArray>, StoreError>
 PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const QString &rowId)
 {
-    QSqlQuery q(live().database());
-    q.setForwardOnly(true);
-    if (!q.prepare(rule.query))
-        return unexpected(
-            m_conn->failure(QStringLiteral("preparing the restore query of %1").arg(d.name), q));
-    q.bindValue(QStringLiteral(":jobId"), rowId);
-    if (!q.exec())
-        return unexpected(
-            m_conn->failure(QStringLiteral("running the restore query of %1").arg(d.name), q));
-    if (!q.next() || q.value(0).isNull())
-        return std::optional<QByteArray>();
-    return std::optional<QByteArray>(q.value(0).toString().toUtf8());
+    return watched([&]() -> Expected<std::optional<QByteArray>, StoreError> {
+        QSqlQuery q(live().database());
+        q.setForwardOnly(true);
+        if (!q.prepare(rule.query))
+            return unexpected(m_conn->failure(
+                QStringLiteral("preparing the restore query of %1").arg(d.name), q));
+        q.bindValue(QStringLiteral(":jobId"), rowId);
+        if (!q.exec())
+            return unexpected(
+                m_conn->failure(QStringLiteral("running the restore query of %1").arg(d.name), q));
+        if (!q.next() || q.value(0).isNull())
+            return std::optional<QByteArray>();
+        return std::optional<QByteArray>(q.value(0).toString().toUtf8());
+    });
 }
 
 Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, const QString &rowId)
 {
-    QSqlQuery q(live().database());
-    // A read-only store may face a database where Reclaim's schema was never created.
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) || !q.next())
-        return unexpected(m_conn->failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool())
-        return 0;
-    q.prepare(QStringLiteral("SELECT count(*) FROM reclaim.requeue WHERE domain = ? AND row_id = ? "
-                             "AND at > now() - make_interval(secs => ?)"));
-    q.addBindValue(d.name);
-    q.addBindValue(rowId);
-    q.addBindValue(static_cast<double>(d.requeueWindow.count()));
-    if (!q.exec() || !q.next())
-        return unexpected(m_conn->failure(
-            QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
-    return q.value(0).toInt();
+    return watched([&]() -> Expected<int, StoreError> {
+        QSqlQuery q(live().database());
+        // A read-only store may face a database where Reclaim's schema was never created.
+        if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) ||
+            !q.next())
+            return unexpected(m_conn->failure(QStringLiteral("checking Reclaim's schema"), q));
+        if (!q.value(0).toBool())
+            return 0;
+        q.prepare(
+            QStringLiteral("SELECT count(*) FROM reclaim.requeue WHERE domain = ? AND row_id = ? "
+                           "AND at > now() - make_interval(secs => ?)"));
+        q.addBindValue(d.name);
+        q.addBindValue(rowId);
+        q.addBindValue(static_cast<double>(d.requeueWindow.count()));
+        if (!q.exec() || !q.next())
+            return unexpected(m_conn->failure(
+                QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
+        return q.value(0).toInt();
+    });
 }
 
 Expected<qint64, StoreError> PgJobStore::fenceGeneration()
 {
-    PgConnection &conn = live();
-    QSqlQuery q(conn.database());
-    // A read-only store may face a database where Reclaim's schema was never created.
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.fence') IS NOT NULL")) || !q.next())
-        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool())
-        return 0;
-    const std::optional<qint64> highest = pgfence::highest(q, conn.lockKey());
-    if (!highest)
-        return unexpected(conn.failure(QStringLiteral("reading the fence"), q));
-    return *highest;
+    return watched([&]() -> Expected<qint64, StoreError> {
+        PgConnection &conn = live();
+        QSqlQuery q(conn.database());
+        // A read-only store may face a database where Reclaim's schema was never created.
+        if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.fence') IS NOT NULL")) || !q.next())
+            return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
+        if (!q.value(0).toBool())
+            return 0;
+        const std::optional<qint64> highest = pgfence::highest(q, conn.lockKey());
+        if (!highest)
+            return unexpected(conn.failure(QStringLiteral("reading the fence"), q));
+        return *highest;
+    });
 }
 
 Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
 {
-    PgConnection &conn = live();
-    QSqlDatabase db = conn.database();
-    QSqlQuery q(db);
-    const QString what = QStringLiteral("recording run generation %1").arg(generation);
-    if (!db.transaction())
-        return unexpected(conn.failure(what));
-    // A writer frozen inside its transaction holds the fence FOR SHARE until the server ends
-    // its session (idle_in_transaction_session_timeout): wait past that, not the usual timeout.
-    const qint64 waitMs = fenceWaitMs(m_config.run);
-    std::optional<bool> started;
-    if (q.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(waitMs)) &&
-        q.exec(QStringLiteral("SET LOCAL statement_timeout = %1").arg(waitMs)))
-        started = pgfence::start(q, generation, conn.lockKey());
-    if (!started) {
-        StoreError e = conn.failure(what, q);
-        db.rollback();
-        return unexpected(e);
-    }
-    if (!db.commit())
-        return unexpected(conn.failure(what));
-    return *started;
+    return watched([&]() -> Expected<bool, StoreError> {
+        PgConnection &conn = live();
+        QSqlDatabase db = conn.database();
+        QSqlQuery q(db);
+        const QString what = QStringLiteral("recording run generation %1").arg(generation);
+        if (!db.transaction())
+            return unexpected(conn.failure(what));
+        // A writer frozen inside its transaction holds the fence FOR SHARE until the server ends
+        // its session (idle_in_transaction_session_timeout): wait past that, not the usual timeout.
+        const qint64 waitMs = fenceWaitMs(m_config.run);
+        std::optional<bool> started;
+        if (q.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(waitMs)) &&
+            q.exec(QStringLiteral("SET LOCAL statement_timeout = %1").arg(waitMs)))
+            started = pgfence::start(q, generation, conn.lockKey());
+        if (!started) {
+            StoreError e = conn.failure(what, q);
+            db.rollback();
+            return unexpected(e);
+        }
+        if (!db.commit())
+            return unexpected(conn.failure(what));
+        return *started;
+    });
 }
 
 Expected<qint64, StoreError> PgJobStore::recordIntent(const Action &a, const Actor &actor)
 {
-    if (m_readOnly)
-        return unexpected(StoreError{QStringLiteral("the store is read-only")});
-    finishPending();
-    PgConnection &conn = live();
-    QSqlQuery q(conn.database());
-    const std::optional<qint64> id = reclaim::recordIntent(q, a, actor);
-    if (!id)
-        return unexpected(
-            conn.failure(QStringLiteral("recording the attempt on %1").arg(a.rowId), q));
-    return *id;
+    return watched([&]() -> Expected<qint64, StoreError> {
+        if (m_readOnly)
+            return unexpected(StoreError{QStringLiteral("the store is read-only")});
+        finishPending();
+        PgConnection &conn = live();
+        QSqlQuery q(conn.database());
+        const std::optional<qint64> id = reclaim::recordIntent(q, a, actor);
+        if (!id)
+            return unexpected(
+                conn.failure(QStringLiteral("recording the attempt on %1").arg(a.rowId), q));
+        return *id;
+    });
 }
 
 Expected<WriteOutcome, StoreError> PgJobStore::applyAction(const DomainConfig &d, const Action &a,
                                                            const Actor &actor)
 {
-    return writeAction(live(), d, a, actor);
+    return watched(
+        [&]() -> Expected<WriteOutcome, StoreError> { return writeAction(live(), d, a, actor); });
 }
 
 void PgJobStore::auditOnly(const Action &a, const Actor &actor)
@@ -185,8 +218,12 @@ void PgJobStore::auditOnly(const Action &a, const Actor &actor)
         a.result == ActionResult::EnqueueFailed || a.result == ActionResult::Dropped;
     for (int attempt = 0; attempt < 2; ++attempt) {
         QSqlQuery q(live().database());
-        if (a.auditId != 0 ? finishAudit(q, a.auditId, a.result, a.resultDetail, released)
-                           : appendAudit(q, a, a.result, a.resultDetail, actor))
+        m_watchdog.arm(m_conn->socket(), m_callLimit);
+        const bool done = a.auditId != 0
+                              ? finishAudit(q, a.auditId, a.result, a.resultDetail, released)
+                              : appendAudit(q, a, a.result, a.resultDetail, actor);
+        m_watchdog.disarm();
+        if (done)
             return;
         if (m_conn->alive())
             break; // the statement itself failed, not the connection: retrying would not help
@@ -202,7 +239,11 @@ void PgJobStore::finishPending()
         QSqlQuery q(live().database());
         const bool released = p.action.result == ActionResult::EnqueueFailed ||
                               p.action.result == ActionResult::Dropped;
-        if (!finishAudit(q, p.action.auditId, p.action.result, p.action.resultDetail, released))
+        m_watchdog.arm(m_conn->socket(), m_callLimit);
+        const bool done =
+            finishAudit(q, p.action.auditId, p.action.result, p.action.resultDetail, released);
+        m_watchdog.disarm();
+        if (!done)
             m_unfinished << p;
     }
 }

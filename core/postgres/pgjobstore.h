@@ -7,6 +7,7 @@
 #include "config/reclaimconfig.h"
 #include "ports/jobstore.h"
 #include "postgres/pgconnection.h"
+#include "postgres/pgwatchdog.h"
 
 #include <QString>
 #include <memory>
@@ -46,6 +47,9 @@ private:
     // The connection, opened anew first when the server dropped the old one (a restart): one
     // lost connection must not fail every later statement of the run.
     PgConnection &live();
+    // Runs one call under the watchdog: a server that stops answering (SIGSTOP, a frozen host)
+    // fails the call after m_callLimit instead of hanging the run.
+    template <typename Call> auto watched(Call &&call);
     // Retries the audit completions that could not be written yet (the server was away).
     void finishPending();
 
@@ -60,6 +64,8 @@ private:
     ReclaimConfig m_config;
     bool m_readOnly;
     QList<PendingFinish> m_unfinished;
+    std::chrono::milliseconds m_callLimit;
+    PgWatchdog m_watchdog;
 };
 
 } // namespace reclaim

@@ -1,7 +1,9 @@
 #include "pgserver.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <csignal>
 #include <unistd.h>
 
 namespace reclaim::test {
@@ -29,6 +31,29 @@ qint64 postmasterPid(const SandboxEnv &env)
     if (!f.open(QIODevice::ReadOnly))
         return 0;
     return f.readLine().trimmed().toLongLong();
+}
+
+bool signalServer(const SandboxEnv &env, int signal)
+{
+    const qint64 postmaster = postmasterPid(env);
+    if (postmaster <= 0)
+        return false;
+    ::kill(static_cast<pid_t>(postmaster), signal);
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // "pid (comm) state ppid ...": the name may hold spaces, so read after the last ')'.
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> rest = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (rest.size() > 1 && rest.at(1).toLongLong() == postmaster)
+            ::kill(static_cast<pid_t>(pid), signal);
+    }
+    return true;
 }
 
 } // namespace reclaim::test

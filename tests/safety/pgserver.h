@@ -13,4 +13,9 @@ bool restartPostgres(const SandboxEnv &env);
 // The postmaster's pid (the first line of postmaster.pid in the data directory), 0 if unknown.
 qint64 postmasterPid(const SandboxEnv &env);
 
+// Sends `signal` to the postmaster and every process it started (the backends, among them the
+// one serving Reclaim's connection): SIGSTOP freezes the whole server, SIGCONT resumes it.
+// False when no postmaster was found.
+bool signalServer(const SandboxEnv &env, int signal);
+
 } // namespace reclaim::test

@@ -2,12 +2,19 @@
 // keepalives and tcp_user_timeout from the configured timeout, its TimeZone is set from a bound
 // value, and a URL option whose value has a space reaches the server as one value.
 #include "config/connectionurl.h"
+#include "hookedrun.h"
+#include "pgserver.h"
 #include "postgres/pgconnection.h"
 #include "support/sandboxenv.h"
 
+#include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QSqlDriver>
 #include <QSqlQuery>
 #include <QTest>
+#include <QThread>
+#include <atomic>
+#include <csignal>
 #include <libpq-fe.h>
 
 using namespace reclaim;
@@ -83,6 +90,54 @@ private slots:
         QVERIFY(!bad.hasValue());
         QVERIFY2(bad.error().message.contains(QStringLiteral("TimeZone")),
                  qPrintable(bad.error().message));
+    }
+
+    // The whole server frozen with SIGSTOP while Reclaim's candidate query is on its way: the
+    // kernel still ACKs, so only the client-side watchdog ends the call. The run ends within its
+    // timeouts, reports every domain's read as failed with the reason, and writes nothing.
+    void aRunEndsWithinItsTimeoutsWhenTheServerIsFrozenMidQuery()
+    {
+        resetSandbox(m_env);
+        ReclaimConfig config = sampleConfig(m_env);
+        config.run.postgresTimeout = std::chrono::milliseconds(1000);
+        config.run.redisTimeout = std::chrono::milliseconds(1000);
+        config.run.lockTtl = std::chrono::seconds(30);
+        std::atomic_bool frozen{false};
+        RunReport report;
+        std::atomic_bool done{false};
+        std::unique_ptr<QThread> run(QThread::create([&] {
+            report = runHooked(
+                config,
+                [&](const QString &at) {
+                    if (at == QLatin1String("candidates") && !frozen) {
+                        frozen = signalServer(m_env, SIGSTOP);
+                    }
+                },
+                QStringLiteral("frozen-pg"));
+            done = true;
+        }));
+        // Whatever happens below, the server resumes and the run's thread is joined.
+        auto resume = qScopeGuard([&] {
+            if (frozen)
+                signalServer(m_env, SIGCONT);
+            run->wait();
+        });
+        QElapsedTimer took;
+        took.start();
+        run->start();
+        // Per call at most fenceWaitMs + the timeout (4 s here), then a reconnect bounded by
+        // connect_timeout, for each of the five domains: far below a hang.
+        QTRY_VERIFY_WITH_TIMEOUT(done.load(), 60000);
+        run->wait();
+        const qint64 ms = took.elapsed();
+        QVERIFY(frozen);
+        signalServer(m_env, SIGCONT);
+        frozen = false;
+        QVERIFY2(ms < 40000, qPrintable(QString::number(ms)));
+        QVERIFY(!report.domains.isEmpty());
+        const QString first = report.domains.first().candidateError.value_or(QString());
+        QVERIFY2(first.contains(QStringLiteral("no answer within")), qPrintable(first));
+        QVERIFY(report.actions.isEmpty());
     }
 
     void aUrlOptionValueWithASpaceIsOneValue()
