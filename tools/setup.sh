@@ -9,7 +9,7 @@ packages=(
   build-essential cmake pkg-config ninja-build
   qt6-base-dev qt6-base-dev-tools libqt6sql6-psql libgl1-mesa-dev
   qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libxkbcommon-dev
-  libhiredis-dev libspdlog-dev libfmt-dev
+  libhiredis-dev libpq-dev libspdlog-dev libfmt-dev
   redis-server redis-tools postgresql-15 postgresql-client-15
   xvfb xauth x11-apps imagemagick fonts-dejavu-core
   nodejs

@@ -122,6 +122,19 @@ QList<LogRecord> describeRun(const RunReport &r, bool executeActions)
                   {QStringLiteral("domain"), d.name},
                   {QStringLiteral("detail"), *d.scan.error}}});
     }
+    if (r.lock.raisedFrom)
+        out.append(LogRecord{
+            LogLevel::Warn,
+            QStringLiteral("run %1: the Redis generation counter stood at %2, not above "
+                           "PostgreSQL's fence (%3): Redis was flushed or replaced; raised to %4")
+                .arg(r.runId)
+                .arg(r.lock.raisedFrom)
+                .arg(r.lock.generation - 1)
+                .arg(r.lock.generation),
+            {{QStringLiteral("event"), QStringLiteral("generation-raised")},
+             {QStringLiteral("runId"), r.runId},
+             {QStringLiteral("from"), r.lock.raisedFrom},
+             {QStringLiteral("to"), r.lock.generation}}});
     for (const Action &a : r.actions)
         out.append(describeAction(r.runId, a));
 

@@ -129,7 +129,14 @@ Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
         static const QRegularExpression plain(QStringLiteral("^[a-z_]+$"));
         if (!plain.match(key).hasMatch())
             return unexpected(QStringLiteral("invalid option name '%1'").arg(key));
-        opts << key + QLatin1Char('=') + value;
+        // QPSQL turns every ';' into a separator before libpq sees the string: refuse one.
+        if (value.contains(QLatin1Char(';')))
+            return unexpected(QStringLiteral("option '%1': a value may not contain ';'").arg(key));
+        // A libpq conninfo value, single-quoted with \ and ' escaped: a space is part of it.
+        QString quoted = value;
+        quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('\''), QStringLiteral("\\'"));
+        opts << key + QStringLiteral("='") + quoted + QLatin1Char('\'');
     }
     e.options = opts.join(QLatin1Char(';'));
     return e;

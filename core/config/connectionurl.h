@@ -14,7 +14,7 @@ struct PostgresEndpoint
     QString user;
     QString password;
     QString database;
-    QString options; // connect options such as sslmode, in QPSQL's "k=v;k=v" form
+    QString options; // connect options such as sslmode, in QPSQL's "k='v';k='v'" form
 
     // The URL with the password replaced by "***": safe for logs and error messages.
     QString redacted() const;

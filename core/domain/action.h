@@ -64,6 +64,8 @@ struct Action
 
     ActionResult result = ActionResult::Pending;
     QString resultDetail;
+    // Its audit row, recorded (committed) before it was attempted; 0 until then.
+    qint64 auditId = 0;
     QDateTime executedAt;
     ParentChange parent;
 };

@@ -221,6 +221,8 @@ QJsonObject RunReport::toJson() const
                          {QStringLiteral("lost"), lock.lost}};
     if (!lock.error.isEmpty())
         lockJson.insert(QStringLiteral("error"), lock.error);
+    if (lock.raisedFrom)
+        lockJson.insert(QStringLiteral("raisedFrom"), lock.raisedFrom);
     return QJsonObject{
         {QStringLiteral("runId"), runId},
         {QStringLiteral("trigger"), trigger},

@@ -29,6 +29,9 @@ struct LockReport
     QString error;
     bool released = false;
     bool lost = false; // renewal failed or the token changed during the run
+    // Non-zero: the Redis generation counter stood at this value, not above PostgreSQL's fence
+    // (Redis flushed or replaced), and the acquire raised it past the fence.
+    qint64 raisedFrom = 0;
 
     static QString stateName(State s);
 };

@@ -6,10 +6,10 @@ namespace reclaim {
 
 LockLease::LockLease(RecoveryLock &lock, qint64 ttlMs) : m_lock(lock), m_ttlMs(ttlMs) {}
 
-Expected<LockAttempt, RedisError> LockLease::acquire()
+Expected<LockAttempt, RedisError> LockLease::acquire(qint64 floor)
 {
     m_token = makeLockToken();
-    auto attempt = m_lock.acquire(m_token, m_ttlMs);
+    auto attempt = m_lock.acquire(m_token, m_ttlMs, floor);
     if (attempt && attempt->acquired) {
         m_acquired = true;
         m_generation = attempt->generation;

@@ -15,7 +15,8 @@ public:
     LockLease(RecoveryLock &lock, qint64 ttlMs);
     Q_DISABLE_COPY_MOVE(LockLease)
 
-    Expected<LockAttempt, RedisError> acquire();
+    // `floor`: PostgreSQL's fence for this lock key (RecoveryLock::acquire).
+    Expected<LockAttempt, RedisError> acquire(qint64 floor = 0);
 
     // Before every write: renews by compare-then-expire once a third of the TTL has passed.
     // False once the lock was lost (renewal refused or failed, or the TTL ran out unrenewed);

@@ -8,32 +8,62 @@ namespace reclaim::pgfence {
 QStringList schemaStatements()
 {
     return {
+        // Earlier versions kept one row (id = 1) for every deployment: set it aside once.
+        QStringLiteral("DO $$BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns "
+                       "WHERE table_schema = 'reclaim' AND table_name = 'fence' "
+                       "AND column_name = 'id') THEN "
+                       "ALTER TABLE reclaim.fence RENAME TO fence_single; END IF; END$$"),
         QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.fence ("
-                       " id integer PRIMARY KEY CHECK (id = 1),"
+                       " lock_key text PRIMARY KEY,"
                        " generation bigint NOT NULL,"
                        " started_at timestamptz NOT NULL DEFAULT now())"),
-        QStringLiteral(
-            "INSERT INTO reclaim.fence (id, generation) VALUES (1, 0) ON CONFLICT DO NOTHING"),
     };
 }
 
-std::optional<bool> start(QSqlQuery &q, qint64 generation)
+bool carryOver(QSqlQuery &q, const QString &lockKey)
 {
-    q.prepare(QStringLiteral("UPDATE reclaim.fence SET generation = ?, started_at = now() "
-                             "WHERE id = 1 AND generation <= ?"));
-    q.addBindValue(generation);
+    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.fence_single') IS NOT NULL")) ||
+        !q.next())
+        return false;
+    if (!q.value(0).toBool())
+        return true;
+    q.prepare(QStringLiteral("INSERT INTO reclaim.fence (lock_key, generation, started_at) "
+                             "SELECT ?, generation, started_at FROM reclaim.fence_single "
+                             "ON CONFLICT (lock_key) DO UPDATE SET generation = "
+                             "GREATEST(reclaim.fence.generation, EXCLUDED.generation)"));
+    q.addBindValue(lockKey);
+    return q.exec() && q.exec(QStringLiteral("DROP TABLE reclaim.fence_single"));
+}
+
+std::optional<qint64> highest(QSqlQuery &q, const QString &lockKey)
+{
+    q.prepare(QStringLiteral("SELECT generation FROM reclaim.fence WHERE lock_key = ?"));
+    q.addBindValue(lockKey);
+    if (!q.exec())
+        return std::nullopt;
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+std::optional<bool> start(QSqlQuery &q, qint64 generation, const QString &lockKey)
+{
+    q.prepare(QStringLiteral("INSERT INTO reclaim.fence (lock_key, generation) VALUES (?, ?) "
+                             "ON CONFLICT (lock_key) DO UPDATE SET generation = "
+                             "EXCLUDED.generation, started_at = now() "
+                             "WHERE reclaim.fence.generation <= EXCLUDED.generation"));
+    q.addBindValue(lockKey);
     q.addBindValue(generation);
     if (!q.exec())
         return std::nullopt;
     return q.numRowsAffected() == 1;
 }
 
-std::optional<qint64> holdForWrite(QSqlQuery &q)
+std::optional<qint64> holdForWrite(QSqlQuery &q, const QString &lockKey)
 {
-    if (!q.exec(QStringLiteral("SELECT generation FROM reclaim.fence WHERE id = 1 FOR SHARE")) ||
-        !q.next())
+    q.prepare(QStringLiteral("SELECT generation FROM reclaim.fence WHERE lock_key = ? FOR SHARE"));
+    q.addBindValue(lockKey);
+    if (!q.exec())
         return std::nullopt;
-    return q.value(0).toLongLong();
+    return q.next() ? q.value(0).toLongLong() : 0;
 }
 
 } // namespace reclaim::pgfence

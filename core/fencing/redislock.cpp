@@ -13,16 +13,18 @@ QByteArray RedisLock::generationKeyFor(const QString &lockKey)
     return lockKey.toUtf8() + ":generation";
 }
 
-Expected<LockAttempt, RedisError> RedisLock::acquire(const QString &token, qint64 ttlMs)
+Expected<LockAttempt, RedisError> RedisLock::acquire(const QString &token, qint64 ttlMs,
+                                                     qint64 floor)
 {
     auto conn = m_link.connection();
     if (!conn)
         return unexpected(conn.error());
-    auto r = fencing::scripts::lockAcquire().runOne(**conn, {m_lockKey, m_generationKey},
-                                                    {token.toUtf8(), QByteArray::number(ttlMs)});
+    auto r = fencing::scripts::lockAcquire().runOne(
+        **conn, {m_lockKey, m_generationKey},
+        {token.toUtf8(), QByteArray::number(ttlMs), QByteArray::number(floor)});
     if (!r)
         return unexpected(r.error());
-    if (!r->isArray() || r->elements.size() < 2)
+    if (!r->isArray() || r->elements.size() < 3)
         return unexpected(RedisError::unexpectedReply(QStringLiteral("lockacquire")));
     LockAttempt a;
     a.acquired = r->elements.at(0).toInteger().value_or(0) == 1;
@@ -30,6 +32,7 @@ Expected<LockAttempt, RedisError> RedisLock::acquire(const QString &token, qint6
         a.generation = r->elements.at(1).toInteger().value_or(0);
         a.holder = token;
         a.holderTtlMs = ttlMs;
+        a.raisedFrom = r->elements.at(2).toInteger().value_or(0);
     } else {
         if (r->elements.size() < 4)
             return unexpected(RedisError::unexpectedReply(QStringLiteral("lockacquire")));

@@ -14,7 +14,8 @@ public:
     RedisLock(RedisLink &link, QString lockKey);
     Q_DISABLE_COPY_MOVE(RedisLock)
 
-    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs,
+                                              qint64 floor) override;
     Expected<bool, RedisError> renew(const QString &token, qint64 ttlMs) override;
     Expected<bool, RedisError> release(const QString &token) override;
     Expected<LockAttempt, RedisError> peek() override;

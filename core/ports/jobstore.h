@@ -50,15 +50,27 @@ public:
     virtual Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                                      const QString &rowId) = 0;
 
+    // The highest generation that started a run under the configured lock key (0: none yet).
+    virtual Expected<qint64, StoreError> fenceGeneration() = 0;
+
     // Records `generation` as the highest that started a run. False if a higher one already did.
     virtual Expected<bool, StoreError> startGeneration(qint64 generation) = 0;
+
+    // Commits, before the action is attempted, its audit row (result "started") and, for a
+    // requeue, one use of the row's retry budget: whatever happens to the row write afterwards,
+    // an enqueue that went through stays visible and counted. Returns the audit row's id, which
+    // applyAction and auditOnly complete. An error means nothing was recorded: do not attempt it.
+    virtual Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) = 0;
 
     // The action's conditional job write, then (only if it changed one row) its parent cleanup,
     // both fenced by the action's generation, with the audit row, in one transaction.
     virtual Expected<WriteOutcome, StoreError>
     applyAction(const DomainConfig &domain, const Action &action, const Actor &actor) = 0;
 
-    // Appends an audit row for an action that wrote nothing (enqueue failed, dropped, ...).
+    // Records the result of an action whose row was not written (enqueue failed, dropped, row
+    // write failed, ...): completes its audit row (action.auditId) or appends one. An enqueue
+    // that left nothing runnable (enqueue-failed, dropped) gives its retry-budget use back.
+    // Best effort, on a new connection if the old one was lost.
     virtual void auditOnly(const Action &action, const Actor &actor) = 0;
 };
 

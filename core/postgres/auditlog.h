@@ -5,6 +5,8 @@
 #include "domain/action.h"
 #include "ports/jobstore.h"
 
+#include <optional>
+
 class QSqlQuery;
 
 namespace reclaim {
@@ -13,5 +15,16 @@ namespace reclaim {
 // the caller's transaction, if any). False when the INSERT failed: the query's lastError says why.
 bool appendAudit(QSqlQuery &query, const Action &action, ActionResult result, const QString &detail,
                  const Actor &actor);
+
+// In one statement, outside any transaction: the action's audit row with result "started" and,
+// for a requeue, one use of the row's retry budget (reclaim.requeue, tied to that row). Returns
+// the audit row's id; nullopt when the statement failed (nothing was recorded).
+std::optional<qint64> recordIntent(QSqlQuery &query, const Action &action, const Actor &actor);
+
+// Completes the audit row `auditId` with `result` and `detail`; with `releaseBudget`, the retry
+// budget use recorded with it is given back (the enqueue left nothing runnable). False when the
+// statement failed or found no such row.
+bool finishAudit(QSqlQuery &query, qint64 auditId, ActionResult result, const QString &detail,
+                 bool releaseBudget);
 
 } // namespace reclaim

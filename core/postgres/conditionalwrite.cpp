@@ -96,7 +96,7 @@ Expected<WriteOutcome, StoreError> writeAction(PgConnection &conn, const DomainC
     };
 
     WriteOutcome out;
-    const std::optional<qint64> highest = pgfence::holdForWrite(q);
+    const std::optional<qint64> highest = pgfence::holdForWrite(q, conn.lockKey());
     if (!highest)
         return fail(QStringLiteral("checking the fence"));
     if (*highest != a.precondition.generation) {
@@ -111,7 +111,9 @@ Expected<WriteOutcome, StoreError> writeAction(PgConnection &conn, const DomainC
         if (*rows == 1 && parent && !cleanUpParent(q, d, *parent, a.rowId, out.parent))
             return fail(
                 QStringLiteral("cleaning up %1 of %2 row %3").arg(parent->table, d.table, a.rowId));
-        if (*rows == 1 && a.kind == ActionKind::Requeue && !recordRequeue(q, d, a))
+        // The budget use was recorded with the intent, before the enqueue; else record it now.
+        if (*rows == 1 && a.kind == ActionKind::Requeue && a.auditId == 0 &&
+            !recordRequeue(q, d, a))
             return fail(QStringLiteral("recording the requeue of %1").arg(a.rowId));
     }
 
@@ -119,7 +121,8 @@ Expected<WriteOutcome, StoreError> writeAction(PgConnection &conn, const DomainC
                                                       .arg(out.parent.table, out.parent.column)
                                                       .arg(out.parent.rows)
                                                 : a.reason;
-    if (!appendAudit(q, a, out.result, detail, actor))
+    if (a.auditId != 0 ? !finishAudit(q, a.auditId, out.result, detail, false)
+                       : !appendAudit(q, a, out.result, detail, actor))
         return fail(QStringLiteral("writing the audit row for %1").arg(a.rowId));
     if (!db.commit())
         return unexpected(conn.failure(QStringLiteral("committing the write of %1").arg(a.rowId)));

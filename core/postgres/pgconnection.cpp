@@ -1,9 +1,11 @@
 #include "postgres/pgconnection.h"
 
 #include <QAtomicInteger>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
+#include <libpq-fe.h>
 
 namespace reclaim {
 
@@ -13,6 +15,19 @@ QString nextConnectionName()
 {
     static QAtomicInteger<int> counter;
     return QStringLiteral("reclaim-pg-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+// The libpq connection behind a QPSQL connection (null when it is not open).
+PGconn *pgHandle(const QSqlDatabase &db)
+{
+    if (!db.isValid() || !db.driver())
+        return nullptr;
+    const QVariant v = db.driver()->handle();
+    // Qt names the type after libpq's struct ("pg_conn*"); older documentation says "PGconn*".
+    if (!v.isValid() ||
+        (qstrcmp(v.typeName(), "pg_conn*") != 0 && qstrcmp(v.typeName(), "PGconn*") != 0))
+        return nullptr;
+    return *static_cast<PGconn *const *>(v.constData());
 }
 
 // One line per error (issue 18): the server's or libpq's own text, its lines (a libpq hint
@@ -31,6 +46,18 @@ QString oneLine(const QSqlError &error)
 }
 
 } // namespace
+
+qint64 idleInTransactionTimeoutMs(const RunSettings &run)
+{
+    // Reclaim's transactions send their statements back to back; the floor only keeps a
+    // scheduling stall on a loaded machine from ending a healthy one.
+    return qMax<qint64>(run.postgresTimeout.count(), 1000);
+}
+
+qint64 fenceWaitMs(const RunSettings &run)
+{
+    return run.postgresTimeout.count() + idleInTransactionTimeoutMs(run) + 1000;
+}
 
 PgConnection::PgConnection(QString name, QString endpoint)
     : m_name(std::move(name)), m_endpoint(std::move(endpoint))
@@ -51,16 +78,45 @@ QSqlDatabase PgConnection::database() const
     return QSqlDatabase::database(m_name, false);
 }
 
+bool PgConnection::alive() const
+{
+    PGconn *pg = pgHandle(database());
+    return pg && PQstatus(pg) == CONNECTION_OK;
+}
+
+int PgConnection::socket() const
+{
+    PGconn *pg = pgHandle(database());
+    return pg ? PQsocket(pg) : -1;
+}
+
+QString PgConnection::errorText(const QString &driverText) const
+{
+    const QString driver = driverText.trimmed();
+    if (!driver.isEmpty() && alive())
+        return driver;
+    // On a lost connection the driver's text is empty or stale; libpq kept the real reason.
+    PGconn *pg = pgHandle(database());
+    const QString libpq = pg ? QString::fromUtf8(PQerrorMessage(pg)).simplified() : QString();
+    if (!libpq.isEmpty())
+        return driver.isEmpty() || driver.contains(libpq) ? libpq
+                                                          : driver + QStringLiteral("; ") + libpq;
+    if (!driver.isEmpty())
+        return driver;
+    return pg ? QStringLiteral("the connection to the server was lost")
+              : QStringLiteral("the connection is not open");
+}
+
 StoreError PgConnection::failure(const QString &what, const QSqlQuery &query) const
 {
-    return StoreError{
-        QStringLiteral("PostgreSQL %1 (%2): %3").arg(what, m_endpoint, oneLine(query.lastError()))};
+    return StoreError{QStringLiteral("PostgreSQL %1 (%2): %3")
+                          .arg(what, m_endpoint, errorText(oneLine(query.lastError())))};
 }
 
 StoreError PgConnection::failure(const QString &what) const
 {
     return StoreError{QStringLiteral("PostgreSQL %1 (%2): %3")
-                          .arg(what, m_endpoint, oneLine(database().lastError()))};
+                          .arg(what, m_endpoint, errorText(oneLine(database().lastError())))};
 }
 
 Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const ReclaimConfig &config)
@@ -71,6 +127,7 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
                                       "install libqt6sql6-psql")});
     const PostgresEndpoint &pg = config.postgres;
     std::unique_ptr<PgConnection> conn(new PgConnection(nextConnectionName(), pg.redacted()));
+    conn->m_lockKey = config.run.lockKey;
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), conn->m_name);
     db.setHostName(pg.host);
     db.setPort(pg.port);
@@ -78,7 +135,14 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
     db.setPassword(pg.password);
     db.setDatabaseName(pg.database);
     const qint64 timeoutS = qMax<qint64>(1, (config.run.postgresTimeout.count() + 999) / 1000);
-    QString options = QStringLiteral("connect_timeout=%1;application_name=reclaim").arg(timeoutS);
+    // TCP keepalives and tcp_user_timeout from the configured timeout: a server host that went
+    // away (no ACKs) ends the connection instead of leaving a read blocked for TCP's minutes.
+    const qint64 ms = config.run.postgresTimeout.count();
+    QString options = QStringLiteral("connect_timeout=%1;application_name=reclaim;keepalives=1;"
+                                     "keepalives_idle=%1;keepalives_interval=%1;"
+                                     "keepalives_count=3;tcp_user_timeout=%2")
+                          .arg(timeoutS)
+                          .arg(ms);
     if (!pg.options.isEmpty())
         options += QLatin1Char(';') + pg.options;
     db.setConnectOptions(options);
@@ -87,10 +151,12 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
                                          .arg(conn->m_endpoint, oneLine(db.lastError()))});
 
     QSqlQuery q(db);
-    const qint64 ms = config.run.postgresTimeout.count();
+    // The time zone is a bound value, never spliced into the statement's text.
+    q.prepare(QStringLiteral("SELECT set_config('TimeZone', ?, false)"));
+    q.addBindValue(config.run.timeZone);
+    if (!q.exec())
+        return unexpected(conn->failure(QStringLiteral("session setup (TimeZone)"), q));
     const QStringList session{
-        QStringLiteral("SET TimeZone = '%1'")
-            .arg(QString(config.run.timeZone).replace(QLatin1Char('\''), QString())),
         QStringLiteral("SET DateStyle = 'ISO, YMD'"),
         // libpq prints every NOTICE (an idempotent migration's "already exists, skipping") on
         // stderr; warnings and errors still come through, and errors reach us as query errors.
@@ -98,7 +164,7 @@ Expected<std::unique_ptr<PgConnection>, StoreError> PgConnection::open(const Rec
         QStringLiteral("SET statement_timeout = %1").arg(ms),
         QStringLiteral("SET lock_timeout = %1").arg(ms),
         QStringLiteral("SET idle_in_transaction_session_timeout = %1")
-            .arg(qMax<qint64>(ms * 4, 10000)),
+            .arg(idleInTransactionTimeoutMs(config.run)),
     };
     for (const QString &sql : session)
         if (!q.exec(sql))

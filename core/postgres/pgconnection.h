@@ -14,6 +14,13 @@ class QSqlQuery;
 
 namespace reclaim {
 
+// How long the server lets a session of Reclaim sit idle inside a transaction before it ends it:
+// the bound on how long a frozen writer can hold the fence (FOR SHARE) against the next run.
+qint64 idleInTransactionTimeoutMs(const RunSettings &run);
+// How long a starting run waits for the fence: past a frozen writer's last statement
+// (statement_timeout) and its idle time in the transaction, so it does not fail meanwhile.
+qint64 fenceWaitMs(const RunSettings &run);
+
 class PgConnection final
 {
 public:
@@ -26,17 +33,28 @@ public:
     QSqlDatabase database() const;
     const QString &name() const { return m_name; }
     const QString &endpoint() const { return m_endpoint; } // redacted URL, for messages
+    const QString &lockKey() const { return m_lockKey; }   // whose fence row this run uses
 
     // "PostgreSQL <what> (<endpoint>): <the query's error>".
     StoreError failure(const QString &what, const QSqlQuery &query) const;
     // The same for an error of the connection itself (begin, commit).
     StoreError failure(const QString &what) const;
 
+    // False once libpq has seen the server go away (a restart, a terminated session): nothing
+    // more can be sent on this connection, and QtSql then fails statements with no error text.
+    bool alive() const;
+    // The connection's socket (PQsocket), -1 when there is none: for PgWatchdog.
+    int socket() const;
+
 private:
     PgConnection(QString name, QString endpoint);
+    // The driver's error text, or libpq's own message when the driver has none (QPSQL refuses
+    // statements on a lost connection without setting an error).
+    QString errorText(const QString &driverText) const;
 
     QString m_name;
     QString m_endpoint;
+    QString m_lockKey;
 };
 
 } // namespace reclaim

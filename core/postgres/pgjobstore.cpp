@@ -9,11 +9,16 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
+#include <utility>
 
 namespace reclaim {
 
-PgJobStore::PgJobStore(std::unique_ptr<PgConnection> conn, bool readOnly)
-    : m_conn(std::move(conn)), m_readOnly(readOnly)
+PgJobStore::PgJobStore(std::unique_ptr<PgConnection> conn, const ReclaimConfig &config,
+                       bool readOnly)
+    : m_conn(std::move(conn)), m_config(config), m_readOnly(readOnly),
+      // The longest a call may rightly take: a start waiting out a frozen writer, plus one
+      // statement.
+      m_callLimit(fenceWaitMs(config.run) + config.run.postgresTimeout.count())
 {}
 
 PgJobStore::~PgJobStore() = default;
@@ -32,66 +37,121 @@ Expected<std::unique_ptr<PgJobStore>, StoreError> PgJobStore::open(const Reclaim
     // Opening writes nothing: Reclaim's schema is created by startGeneration(), which a run
     // calls only once it holds the lock, so a run skipped for a held lock or an unreachable
     // Redis leaves PostgreSQL exactly as it found it (issue 18).
-    return std::unique_ptr<PgJobStore>(new PgJobStore(std::move(*conn), readOnly));
+    return std::unique_ptr<PgJobStore>(new PgJobStore(std::move(*conn), config, readOnly));
+}
+
+template <typename Call> auto PgJobStore::watched(Call &&call)
+{
+    m_watchdog.arm(live().socket(), m_callLimit);
+    auto result = call();
+    if (m_watchdog.disarm() && !result)
+        result = unexpected(
+            StoreError{result.error().message +
+                       QStringLiteral("; no answer within %1 ms: Reclaim closed the connection")
+                           .arg(m_callLimit.count())});
+    return result;
+}
+
+PgConnection &PgJobStore::live()
+{
+    if (!m_conn->alive()) {
+        auto fresh = PgConnection::open(m_config);
+        if (fresh) // otherwise the old one fails the statement with the reason
+            m_conn = std::move(*fresh);
+    }
+    return *m_conn;
 }
 
 Expected<bool, StoreError> PgJobStore::migrate()
 {
-    QSqlDatabase db = m_conn->database();
-    QSqlQuery q(db);
-    if (!db.transaction())
-        return unexpected(m_conn->failure(QStringLiteral("beginning Reclaim's schema migration")));
-    for (const QString &sql : reclaimSchemaStatements()) {
-        if (!q.exec(sql)) {
-            StoreError e = m_conn->failure(QStringLiteral("creating Reclaim's schema"), q);
+    return watched([&]() -> Expected<bool, StoreError> {
+        QSqlDatabase db = m_conn->database();
+        QSqlQuery q(db);
+        if (!db.transaction())
+            return unexpected(
+                m_conn->failure(QStringLiteral("beginning Reclaim's schema migration")));
+        for (const QString &sql : reclaimSchemaStatements()) {
+            if (!q.exec(sql)) {
+                StoreError e = m_conn->failure(QStringLiteral("creating Reclaim's schema"), q);
+                db.rollback();
+                return unexpected(e);
+            }
+        }
+        if (!pgfence::carryOver(q, m_conn->lockKey())) {
+            StoreError e = m_conn->failure(QStringLiteral("moving the fence to its lock key"), q);
             db.rollback();
             return unexpected(e);
         }
-    }
-    if (!db.commit())
-        return unexpected(m_conn->failure(QStringLiteral("committing Reclaim's schema")));
-    return true;
+        if (!db.commit())
+            return unexpected(m_conn->failure(QStringLiteral("committing Reclaim's schema")));
+        return true;
+    });
 }
 
 Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainConfig &d)
 {
-    return reclaim::readCandidates(*m_conn, d);
+    return watched([&]() -> Expected<QList<Candidate>, StoreError> {
+        return reclaim::readCandidates(live(), d);
+    });
 }
 
 Expected<std::optional<QByteArray>, StoreError>
 PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const QString &rowId)
 {
-    QSqlQuery q(m_conn->database());
-    q.setForwardOnly(true);
-    if (!q.prepare(rule.query))
-        return unexpected(
-            m_conn->failure(QStringLiteral("preparing the restore query of %1").arg(d.name), q));
-    q.bindValue(QStringLiteral(":jobId"), rowId);
-    if (!q.exec())
-        return unexpected(
-            m_conn->failure(QStringLiteral("running the restore query of %1").arg(d.name), q));
-    if (!q.next() || q.value(0).isNull())
-        return std::optional<QByteArray>();
-    return std::optional<QByteArray>(q.value(0).toString().toUtf8());
+    return watched([&]() -> Expected<std::optional<QByteArray>, StoreError> {
+        QSqlQuery q(live().database());
+        q.setForwardOnly(true);
+        if (!q.prepare(rule.query))
+            return unexpected(m_conn->failure(
+                QStringLiteral("preparing the restore query of %1").arg(d.name), q));
+        q.bindValue(QStringLiteral(":jobId"), rowId);
+        if (!q.exec())
+            return unexpected(
+                m_conn->failure(QStringLiteral("running the restore query of %1").arg(d.name), q));
+        if (!q.next() || q.value(0).isNull())
+            return std::optional<QByteArray>();
+        return std::optional<QByteArray>(q.value(0).toString().toUtf8());
+    });
 }
 
 Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, const QString &rowId)
 {
-    QSqlQuery q(m_conn->database());
-    // A read-only store may face a database where Reclaim's schema was never created.
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) || !q.next())
-        return unexpected(m_conn->failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool())
-        return 0;
-    q.prepare(QStringLiteral("SELECT count(*) FROM reclaim.requeue WHERE domain = ? AND row_id = ? "
-                             "AND at > now() - make_interval(secs => ?)"));
-    q.addBindValue(d.name);
-    q.addBindValue(rowId);
-    q.addBindValue(static_cast<double>(d.requeueWindow.count()));
-    if (!q.exec() || !q.next())
-        return unexpected(m_conn->failure(
-            QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
-    return q.value(0).toInt();
+    return watched([&]() -> Expected<int, StoreError> {
+        QSqlQuery q(live().database());
+        // A read-only store may face a database where Reclaim's schema was never created.
+        if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) ||
+            !q.next())
+            return unexpected(m_conn->failure(QStringLiteral("checking Reclaim's schema"), q));
+        if (!q.value(0).toBool())
+            return 0;
+        q.prepare(
+            QStringLiteral("SELECT count(*) FROM reclaim.requeue WHERE domain = ? AND row_id = ? "
+                           "AND at > now() - make_interval(secs => ?)"));
+        q.addBindValue(d.name);
+        q.addBindValue(rowId);
+        q.addBindValue(static_cast<double>(d.requeueWindow.count()));
+        if (!q.exec() || !q.next())
+            return unexpected(m_conn->failure(
+                QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
+        return q.value(0).toInt();
+    });
+}
+
+Expected<qint64, StoreError> PgJobStore::fenceGeneration()
+{
+    return watched([&]() -> Expected<qint64, StoreError> {
+        PgConnection &conn = live();
+        QSqlQuery q(conn.database());
+        // A read-only store may face a database where Reclaim's schema was never created.
+        if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.fence') IS NOT NULL")) || !q.next())
+            return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
+        if (!q.value(0).toBool())
+            return 0;
+        const std::optional<qint64> highest = pgfence::highest(q, conn.lockKey());
+        if (!highest)
+            return unexpected(conn.failure(QStringLiteral("reading the fence"), q));
+        return *highest;
+    });
 }
 
 Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
@@ -105,27 +165,93 @@ Expected<bool, StoreError> PgJobStore::startGeneration(qint64 generation)
             return unexpected(migrated.error());
         m_migrated = true;
     }
-    QSqlQuery q(m_conn->database());
-    const std::optional<bool> started = pgfence::start(q, generation);
-    if (!started)
-        return unexpected(
-            m_conn->failure(QStringLiteral("recording run generation %1").arg(generation), q));
-    return *started;
+    return watched([&]() -> Expected<bool, StoreError> {
+        PgConnection &conn = live();
+        QSqlDatabase db = conn.database();
+        QSqlQuery q(db);
+        const QString what = QStringLiteral("recording run generation %1").arg(generation);
+        if (!db.transaction())
+            return unexpected(conn.failure(what));
+        // A writer frozen inside its transaction holds the fence FOR SHARE until the server ends
+        // its session (idle_in_transaction_session_timeout): wait past that, not the usual timeout.
+        const qint64 waitMs = fenceWaitMs(m_config.run);
+        std::optional<bool> started;
+        if (q.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(waitMs)) &&
+            q.exec(QStringLiteral("SET LOCAL statement_timeout = %1").arg(waitMs)))
+            started = pgfence::start(q, generation, conn.lockKey());
+        if (!started) {
+            StoreError e = conn.failure(what, q);
+            db.rollback();
+            return unexpected(e);
+        }
+        if (!db.commit())
+            return unexpected(conn.failure(what));
+        return *started;
+    });
+}
+
+Expected<qint64, StoreError> PgJobStore::recordIntent(const Action &a, const Actor &actor)
+{
+    return watched([&]() -> Expected<qint64, StoreError> {
+        if (m_readOnly)
+            return unexpected(StoreError{QStringLiteral("the store is read-only")});
+        finishPending();
+        PgConnection &conn = live();
+        QSqlQuery q(conn.database());
+        const std::optional<qint64> id = reclaim::recordIntent(q, a, actor);
+        if (!id)
+            return unexpected(
+                conn.failure(QStringLiteral("recording the attempt on %1").arg(a.rowId), q));
+        return *id;
+    });
 }
 
 Expected<WriteOutcome, StoreError> PgJobStore::applyAction(const DomainConfig &d, const Action &a,
                                                            const Actor &actor)
 {
-    return writeAction(*m_conn, d, a, actor);
+    return watched(
+        [&]() -> Expected<WriteOutcome, StoreError> { return writeAction(live(), d, a, actor); });
 }
 
 void PgJobStore::auditOnly(const Action &a, const Actor &actor)
 {
     if (m_readOnly)
         return;
-    QSqlQuery q(m_conn->database());
-    // Best effort: the audit of a non-write must not turn into a failed action.
-    (void)appendAudit(q, a, a.result, a.resultDetail, actor);
+    finishPending();
+    // Best effort: the audit of a non-write must not turn into a failed action. A completion
+    // that cannot be written now (the server is away) is kept and written at the next chance.
+    const bool released =
+        a.result == ActionResult::EnqueueFailed || a.result == ActionResult::Dropped;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        QSqlQuery q(live().database());
+        m_watchdog.arm(m_conn->socket(), m_callLimit);
+        const bool done = a.auditId != 0
+                              ? finishAudit(q, a.auditId, a.result, a.resultDetail, released)
+                              : appendAudit(q, a, a.result, a.resultDetail, actor);
+        m_watchdog.disarm();
+        if (done)
+            return;
+        if (m_conn->alive())
+            break; // the statement itself failed, not the connection: retrying would not help
+    }
+    if (a.auditId != 0)
+        m_unfinished << PendingFinish{a, actor};
+}
+
+void PgJobStore::finishPending()
+{
+    const QList<PendingFinish> pending = std::exchange(m_unfinished, {});
+    for (const PendingFinish &p : pending) {
+        QSqlQuery q(live().database());
+        const bool released = p.action.result == ActionResult::EnqueueFailed ||
+                              p.action.result == ActionResult::Dropped;
+        m_watchdog.arm(m_conn->socket(), m_callLimit);
+        const bool done =
+            finishAudit(q, p.action.auditId, p.action.result, p.action.resultDetail, released);
+        m_watchdog.disarm();
+        if (!done)
+            m_unfinished << p;
+    }
 }
 
 } // namespace reclaim

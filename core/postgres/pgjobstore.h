@@ -7,6 +7,7 @@
 #include "config/reclaimconfig.h"
 #include "ports/jobstore.h"
 #include "postgres/pgconnection.h"
+#include "postgres/pgwatchdog.h"
 
 #include <QString>
 #include <memory>
@@ -31,7 +32,9 @@ public:
                                                                    const QString &rowId) override;
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
+    Expected<qint64, StoreError> fenceGeneration() override;
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
+    Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
@@ -39,13 +42,32 @@ public:
     QString connectionName() const;
 
 private:
-    PgJobStore(std::unique_ptr<PgConnection> conn, bool readOnly);
+    PgJobStore(std::unique_ptr<PgConnection> conn, const ReclaimConfig &config, bool readOnly);
     // Reclaim's own schema, created idempotently in one transaction (only under the lock).
     Expected<bool, StoreError> migrate();
+    // The connection, opened anew first when the server dropped the old one (a restart): one
+    // lost connection must not fail every later statement of the run.
+    PgConnection &live();
+    // Runs one call under the watchdog: a server that stops answering (SIGSTOP, a frozen host)
+    // fails the call after m_callLimit instead of hanging the run.
+    template <typename Call> auto watched(Call &&call);
+    // Retries the audit completions that could not be written yet (the server was away).
+    void finishPending();
+
+    // An audit row's completion still to write.
+    struct PendingFinish
+    {
+        Action action;
+        Actor actor;
+    };
 
     std::unique_ptr<PgConnection> m_conn;
+    ReclaimConfig m_config;
     bool m_readOnly;
     bool m_migrated = false;
+    QList<PendingFinish> m_unfinished;
+    std::chrono::milliseconds m_callLimit;
+    PgWatchdog m_watchdog;
 };
 
 } // namespace reclaim

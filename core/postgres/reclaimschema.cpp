@@ -40,6 +40,13 @@ QStringList reclaimSchemaStatements()
                        " generation bigint NOT NULL)"),
         QStringLiteral(
             "CREATE INDEX IF NOT EXISTS requeue_row_idx ON reclaim.requeue (domain, row_id, at)"),
+        // The audit row of the attempt that took this use of the budget (recorded before the
+        // enqueue; given back when the enqueue left nothing runnable). Added to older schemas.
+        // Checked first: ALTER TABLE would take an exclusive lock on every run.
+        QStringLiteral("DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.columns "
+                       "WHERE table_schema = 'reclaim' AND table_name = 'requeue' "
+                       "AND column_name = 'audit_id') THEN "
+                       "ALTER TABLE reclaim.requeue ADD COLUMN audit_id bigint; END IF; END$$"),
     };
     return statements;
 }

@@ -23,6 +23,15 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
         action.resultDetail = lease.lostReason();
         return; // no audit either: auditing is a write, and we may no longer write
     }
+    // The attempt is on record before anything is tried: PostgreSQL may fail after the enqueue.
+    auto intent = store.recordIntent(action, actor);
+    if (!intent) {
+        action.result = ActionResult::Error;
+        action.resultDetail = QStringLiteral("not attempted: recording the attempt failed: %1")
+                                  .arg(intent.error().message);
+        return;
+    }
+    action.auditId = *intent;
     if (action.kind == ActionKind::Requeue) {
         auto enqueued =
             writer.enqueue(JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName,
@@ -57,13 +66,18 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
         if (!lease.confirm()) {
             action.result = ActionResult::LockLost;
             note(action, lease.lostReason() + QStringLiteral(" (after the enqueue)"));
+            store.auditOnly(action, actor); // the job was enqueued: its audit row says so
             return;
         }
     }
     auto written = store.applyAction(domain, action, actor);
     if (!written) {
         action.result = ActionResult::Error;
-        note(action, written.error().message);
+        note(action,
+             action.kind == ActionKind::Requeue
+                 ? QStringLiteral("enqueued, row write failed: %1").arg(written.error().message)
+                 : QStringLiteral("row write failed: %1").arg(written.error().message));
+        store.auditOnly(action, actor);
         return;
     }
     action.result = written->result;

@@ -9,8 +9,11 @@
 
 namespace reclaim {
 
-// Fills in the action's result. Never writes the row if the enqueue failed, never writes
-// anything once the lease is lost, and reports 0 rows as Stale without touching the parent.
+// Fills in the action's result. Records the attempt (its audit row, and a requeue's use of the
+// retry budget) before trying anything and completes it afterwards, so a row write that fails
+// after the enqueue is still audited ("enqueued, row write failed: ...") and counted. Never
+// writes the row if the enqueue failed, never writes a job row once the lease is lost, and
+// reports 0 rows as Stale without touching the parent.
 void executeAction(const DomainConfig &domain, Action &action, JobStore &store, QueueWriter &writer,
                    LockLease &lease, const Actor &actor);
 

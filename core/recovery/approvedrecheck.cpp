@@ -24,7 +24,8 @@ Action runApprovedAction(const ApprovedRecheckPorts &p, Action action, const Can
         return action;
     }
     LockLease lease(p.lock, static_cast<qint64>(p.config.run.lockTtl.count()) * 1000);
-    auto attempt = lease.acquire();
+    const auto floor = p.store->fenceGeneration();
+    auto attempt = lease.acquire(floor ? *floor : 0);
     if (!attempt || !attempt->acquired) {
         action.result = ActionResult::Dropped;
         action.resultDetail =

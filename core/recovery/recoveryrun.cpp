@@ -77,7 +77,11 @@ RunReport RecoveryRun::run(const RunRequest &request)
             return finish();
         }
     } else {
-        auto attempt = lease.acquire();
+        // PostgreSQL's fence is the floor of the new generation: after a FLUSHALL or a new Redis
+        // the counter restarts low, and every run would be fenced forever. Unreadable: no floor
+        // (the start step below then reports the database's error).
+        const auto floor = m_store->fenceGeneration();
+        auto attempt = lease.acquire(floor ? *floor : 0);
         if (!attempt) {
             rep.lock.state = LockReport::State::Unreachable;
             rep.lock.error = attempt.error().describe();
@@ -102,6 +106,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
         rep.lock.token = lease.token();
         rep.lock.ttlMs = static_cast<qint64>(m_config.run.lockTtl.count()) * 1000;
         rep.lock.generation = lease.generation();
+        rep.lock.raisedFrom = attempt->raisedFrom;
         auto started = m_store->startGeneration(lease.generation());
         if (!started || !*started) {
             rep.outcome = RunReport::Outcome::Failed;

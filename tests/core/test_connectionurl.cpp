@@ -198,7 +198,17 @@ void TestConnectionUrl::postgresAccepted_data()
     QTest::newRow("short scheme, default port, option") << "postgres://app@db/app?sslmode=require"
                                                         << "db" << 5432 << ""
                                                         << "app"
-                                                        << "sslmode=require";
+                                                        << "sslmode='require'";
+    QTest::newRow("a value with a space is one conninfo value")
+        << "postgres://app@db/app?application_name=night%20shift"
+        << "db" << 5432 << ""
+        << "app"
+        << "application_name='night shift'";
+    QTest::newRow("quote and backslash escaped")
+        << "postgres://app@db/app?application_name=o'brien%5C"
+        << "db" << 5432 << ""
+        << "app"
+        << "application_name='o\\'brien\\\\'";
     QTest::newRow("ipv6") << "postgresql://app@[::1]:5433/app"
                           << "::1" << 5433 << ""
                           << "app"

@@ -68,7 +68,8 @@ struct World
     bool nothingWritten() const
     {
         return !logged(QStringLiteral("queue:enqueue")) && !logged(QStringLiteral("store:apply")) &&
-               !logged(QStringLiteral("lock:acquire")) && store.audit.isEmpty();
+               !logged(QStringLiteral("lock:acquire")) && store.audit.isEmpty() &&
+               store.intents.isEmpty();
     }
 };
 
@@ -345,6 +346,67 @@ private slots:
         QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("PROCESSING"));
     }
 
+    // PostgreSQL fails after the enqueue went through: the attempt, recorded before the enqueue,
+    // is completed as "enqueued, row write failed: <reason>" and keeps its retry-budget use.
+    void anEnqueueWhoseRowWriteFailsIsAuditedAndCounted()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.store.writeError = StoreError{QStringLiteral("server closed the connection")};
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QVERIFY(a);
+        QCOMPARE(a->result, ActionResult::Error);
+        QCOMPARE(a->resultDetail,
+                 QStringLiteral("enqueued, row write failed: server closed the connection"));
+        QVERIFY(w.firstIndex(QStringLiteral("store:intent:vj_1")) >= 0);
+        QVERIFY(w.firstIndex(QStringLiteral("store:intent:vj_1")) <
+                w.firstIndex(QStringLiteral("queue:enqueue:video-compose-vj_1")));
+        QCOMPARE(w.store.intents.size(), 1);
+        QCOMPARE(w.store.audit.size(), 1);
+        QCOMPARE(w.store.audit.first().result, ActionResult::Error);
+        QCOMPARE(w.store.audit.first().auditId, 1);
+        QCOMPARE(w.store.requeues.value(QStringLiteral("vj_1")), 1);
+    }
+
+    // An attempt that cannot be put on record is not made: no enqueue, no write.
+    void anAttemptThatCannotBeRecordedIsNotMade()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.store.intentError = StoreError{QStringLiteral("the database system is shutting down")};
+        const RunReport r = w.run();
+        const Action *a = findAction(r, QStringLiteral("video/vj_1"));
+        QVERIFY(a);
+        QCOMPARE(a->result, ActionResult::Error);
+        QVERIFY2(a->resultDetail.contains(QStringLiteral("not attempted")) &&
+                     a->resultDetail.contains(QStringLiteral("shutting down")),
+                 qPrintable(a->resultDetail));
+        QVERIFY(!w.logged(QStringLiteral("queue:enqueue")));
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        QCOMPARE(w.store.requeues.value(QStringLiteral("vj_1")), 0);
+    }
+
+    // A fast worker finished the requeued job before our write: 0 rows, but the enqueue ran, so
+    // the budget counts it.
+    void aStaleRequeueIsCountedByTheBudget()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_1"), QByteArray(R"({"jobId":"vj_1"})"));
+        w.queue.afterEnqueue = [&] {
+            w.store.rows[QStringLiteral("vj_1")].status = QStringLiteral("READY");
+        };
+        const RunReport r = w.run();
+        QCOMPARE(findAction(r, QStringLiteral("video/vj_1"))->result, ActionResult::Stale);
+        QCOMPARE(w.store.requeues.value(QStringLiteral("vj_1")), 1);
+    }
+
     // A worker saved progress between our read and our write: 0 rows, and then nothing more —
     // in particular the parent is left as it is.
     void staleWriteSkipsTheParent()
@@ -544,7 +606,9 @@ private slots:
     {
         World w;
         w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
-        w.store.fence = 50; // a newer generation already ran (the Redis counter was reset)
+        // A newer generation started after this run read the fence as its floor.
+        w.store.fence = 50;
+        w.store.staleFenceRead = 0;
         const RunReport r = w.run();
         QCOMPARE(r.outcome, RunReport::Outcome::Failed);
         QVERIFY(r.outcomeDetail.contains(QStringLiteral("fenced")));
@@ -556,6 +620,19 @@ private slots:
 
     // A lease whose TTL ran out before it could be renewed: the run finishes looking, but
     // issues no write at all.
+    // A flushed Redis restarts its counter below PostgreSQL's fence: the acquire raises it
+    // instead of every run being fenced at its start forever.
+    void aGenerationBehindTheFenceIsRaisedAboveIt()
+    {
+        World w;
+        w.store.fence = 50;
+        const RunReport r = w.run();
+        QCOMPARE(r.outcome, RunReport::Outcome::Completed);
+        QCOMPARE(r.lock.generation, 51);
+        QCOMPARE(r.lock.raisedFrom, 1);
+        QCOMPARE(w.store.fence, 51);
+    }
+
     void lostLockIssuesNoWrites()
     {
         World w;

@@ -46,10 +46,11 @@ public:
         m_hook(QStringLiteral("enqueue"));
         return m_writer.enqueue(j, n, d, t, generation);
     }
-    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl) override
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl,
+                                              qint64 floor) override
     {
         m_hook(QStringLiteral("lock"));
-        return m_lock.acquire(token, ttl);
+        return m_lock.acquire(token, ttl, floor);
     }
     Expected<bool, RedisError> renew(const QString &token, qint64 ttl) override
     {
@@ -88,9 +89,14 @@ public:
     {
         return m_store.recentRequeues(d, id);
     }
+    Expected<qint64, StoreError> fenceGeneration() override { return m_store.fenceGeneration(); }
     Expected<bool, StoreError> startGeneration(qint64 g) override
     {
         return m_store.startGeneration(g);
+    }
+    Expected<qint64, StoreError> recordIntent(const Action &a, const Actor &actor) override
+    {
+        return m_store.recordIntent(a, actor);
     }
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &d, const Action &a,
                                                    const Actor &actor) override

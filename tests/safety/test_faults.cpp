@@ -3,14 +3,13 @@
 // timeouts, and once the servers are back every orphan is recovered (SPEC §4, issue 4).
 #include "hookedrun.h"
 #include "ownredis.h"
+#include "pgserver.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
-#include <unistd.h>
 
 using namespace reclaim;
 using namespace reclaim::test;
@@ -34,23 +33,6 @@ QString expectedStatus(const QJsonObject &row)
 {
     const QString action = row.value(QStringLiteral("expectedAction")).toString();
     return action == QLatin1String("REQUEUE") ? QStringLiteral("QUEUED") : QStringLiteral("FAILED");
-}
-
-bool restartPostgres(const SandboxEnv &env)
-{
-    QStringList cmd{QStringLiteral("/usr/lib/postgresql/15/bin/pg_ctl"),
-                    QStringLiteral("-D"),
-                    env.pgData,
-                    QStringLiteral("-w"),
-                    QStringLiteral("-m"),
-                    QStringLiteral("fast"),
-                    QStringLiteral("restart")};
-    if (::geteuid() == 0)
-        cmd = QStringList{QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--")} +
-              cmd;
-    QProcess p;
-    p.start(::geteuid() == 0 ? QStringLiteral("runuser") : cmd.takeFirst(), cmd);
-    return p.waitForFinished(60000) && p.exitCode() == 0;
 }
 
 } // namespace

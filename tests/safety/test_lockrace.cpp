@@ -92,7 +92,7 @@ private slots:
                     ++ready;
                     while (ready.load() < kRunners) {
                     }
-                    auto a = r.lock.acquire(QStringLiteral("runner-%1").arg(i), 2000);
+                    auto a = r.lock.acquire(QStringLiteral("runner-%1").arg(i), 2000, 0);
                     if (!a)
                         ++errors;
                     else if (a->acquired)
@@ -115,10 +115,10 @@ private slots:
         redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
         RedisAdapters a(config.redis, config.run);
         RedisAdapters b(config.redis, config.run);
-        auto first = a.lock.acquire(QStringLiteral("token-a"), 300);
+        auto first = a.lock.acquire(QStringLiteral("token-a"), 300, 0);
         QVERIFY(first && first->acquired);
         QTRY_COMPARE_WITH_TIMEOUT(getLock(m_env), QByteArray(), 5000); // A's TTL ran out
-        auto second = b.lock.acquire(QStringLiteral("token-b"), 60000);
+        auto second = b.lock.acquire(QStringLiteral("token-b"), 60000, 0);
         QVERIFY(second && second->acquired);
         QVERIFY(second->generation > first->generation);
         auto released = a.lock.release(QStringLiteral("token-a"));
@@ -279,6 +279,51 @@ private slots:
         const QStringList changed = differences(queueBefore, queueContents(m_env));
         QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
         QCOMPARE(jobRowsSnapshot(m_env), before);
+    }
+
+    // A writer frozen (SIGSTOP) inside its write transaction holds the fence FOR SHARE; the
+    // server ends its session after idle_in_transaction_session_timeout, and the next lock
+    // holder waits that long for the fence instead of failing its start (exit 5).
+    void aWriterFrozenInsideItsTransactionDoesNotFailTheNextRun()
+    {
+        resetSandbox(m_env);
+        migrate(m_env);
+        QProcess init; // creates Reclaim's schema, as any earlier run did
+        init.setProcessEnvironment(m_env.processEnvironment());
+        init.start(QStringLiteral(RACERUNNER), {QStringLiteral("--observe")});
+        QVERIFY(init.waitForFinished(60000));
+        redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey});
+
+        QProcess frozen;
+        frozen.setProcessEnvironment(m_env.processEnvironment());
+        frozen.start(QStringLiteral(RACERUNNER),
+                     {QStringLiteral("--hold-fence"), QStringLiteral("--pg-timeout-ms"),
+                      QStringLiteral("1500")});
+        QVERIFY(frozen.waitForStarted());
+        QVERIFY(waitForLine(frozen, 30000));
+        QCOMPARE(frozen.readLine().trimmed(), QByteArrayLiteral("HELD"));
+        QCOMPARE(::kill(static_cast<pid_t>(frozen.processId()), SIGSTOP), 0);
+
+        QElapsedTimer took;
+        took.start();
+        QProcess next;
+        next.setProcessEnvironment(m_env.processEnvironment());
+        next.start(QStringLiteral(RACERUNNER),
+                   {QStringLiteral("--observe"), QStringLiteral("--pg-timeout-ms"),
+                    QStringLiteral("1500")});
+        QVERIFY(next.waitForFinished(60000));
+        const QByteArray out = next.readAllStandardOutput();
+        QVERIFY2(out.contains("\"outcome\":\"completed\""), out.constData());
+        // Bounded: the frozen session's idle timeout plus the next run's own wait, not forever.
+        QVERIFY2(took.elapsed() < 20000, qPrintable(QString::number(took.elapsed())));
+
+        // The frozen writer's session is gone: after SIGCONT it cannot write with the old hold.
+        QCOMPARE(::kill(static_cast<pid_t>(frozen.processId()), SIGCONT), 0);
+        frozen.write("go\n");
+        QVERIFY(frozen.waitForFinished(30000));
+        const QByteArray after = frozen.readAllStandardOutput();
+        QVERIFY2(after.contains("AFTER error ") && !after.trimmed().endsWith(':'),
+                 after.constData());
     }
 };
 

@@ -130,10 +130,13 @@ Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const
     out.replacedState = existing;
     put(job.queue, job.jobId, QStringLiteral("waiting"), data);
     out.enqueued = true;
+    if (afterEnqueue)
+        afterEnqueue();
     return out;
 }
 
-Expected<LockAttempt, RedisError> FakeQueue::acquire(const QString &token, qint64 ttlMs)
+Expected<LockAttempt, RedisError> FakeQueue::acquire(const QString &token, qint64 ttlMs,
+                                                     qint64 floor)
 {
     m_log->append(QStringLiteral("lock:acquire"));
     if (lockError)
@@ -149,6 +152,10 @@ Expected<LockAttempt, RedisError> FakeQueue::acquire(const QString &token, qint6
     lockTtlMs = ttlMs;
     a.acquired = true;
     a.generation = ++generation;
+    if (a.generation <= floor) { // as lockacquire.lua: never below PostgreSQL's fence
+        a.raisedFrom = a.generation;
+        a.generation = generation = floor + 1;
+    }
     a.holder = token;
     return a;
 }
@@ -224,6 +231,17 @@ Expected<bool, StoreError> FakeJobStore::startGeneration(qint64 generation)
     return true;
 }
 
+Expected<qint64, StoreError> FakeJobStore::recordIntent(const Action &a, const Actor &)
+{
+    m_log->append(QStringLiteral("store:intent:%1").arg(a.rowId));
+    if (intentError)
+        return unexpected(*intentError);
+    intents << a;
+    if (a.kind == ActionKind::Requeue)
+        requeues[a.rowId] += 1; // the budget use is taken with the intent, as in PostgreSQL
+    return intents.size();
+}
+
 Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig &domain,
                                                              const Action &a, const Actor &)
 {
@@ -244,7 +262,7 @@ Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig 
     }
     it->status = a.kind == ActionKind::Requeue ? domain.queuedStatus : domain.failedStatus;
     it->updatedAt = QStringLiteral("now");
-    if (a.kind == ActionKind::Requeue)
+    if (a.kind == ActionKind::Requeue && a.auditId == 0)
         requeues[a.rowId] += 1;
     if (a.kind == ActionKind::Fail) {
         it->error = a.reason;
@@ -267,6 +285,10 @@ Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig 
 void FakeJobStore::auditOnly(const Action &a, const Actor &)
 {
     audit << a;
+    // An enqueue that left nothing runnable gives its budget use back.
+    if (a.auditId != 0 && a.kind == ActionKind::Requeue &&
+        (a.result == ActionResult::EnqueueFailed || a.result == ActionResult::Dropped))
+        requeues[a.rowId] -= 1;
 }
 
 ReclaimConfig fakeConfig()

@@ -50,6 +50,8 @@ public:
     bool listsTooLong = false;
     // Called after every probe batch (tests use it to change the world mid-run).
     std::function<void()> afterProbe;
+    // Called after every enqueue that went through (a fast worker finishing the job).
+    std::function<void()> afterEnqueue;
     // Called after every scan page that was read.
     std::function<void(const QString &queue, const QString &state, qint64 offset)> afterScanPage;
 
@@ -69,7 +71,8 @@ public:
                                                  const QByteArray &data, qint64 timestampMs,
                                                  qint64 generation) override;
 
-    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs) override;
+    Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs,
+                                              qint64 floor) override;
     Expected<bool, RedisError> renew(const QString &token, qint64 ttlMs) override;
     Expected<bool, RedisError> release(const QString &token) override;
     Expected<LockAttempt, RedisError> peek() override;
@@ -106,11 +109,15 @@ public:
     QHash<QString, QByteArray> restorable; // row id → payload the restore query would return
     QHash<QString, int> requeues;
     qint64 fence = 0;
+    // While >= 0, fenceGeneration() answers this instead: a newer run started after it was read.
+    qint64 staleFenceRead = -1;
     std::optional<StoreError> readError;
     std::optional<StoreError> writeError;
     std::optional<StoreError> restoreError; // restorePayload() fails while set
     std::optional<StoreError> budgetError;  // recentRequeues() fails while set
+    std::optional<StoreError> intentError;  // recordIntent() fails while set
     QList<Action> audit;
+    QList<Action> intents; // recorded before each attempt, as the real store's "started" rows
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
     Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
@@ -118,7 +125,12 @@ public:
                                                                    const QString &rowId) override;
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
+    Expected<qint64, StoreError> fenceGeneration() override
+    {
+        return staleFenceRead >= 0 ? staleFenceRead : fence;
+    }
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
+    Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;

@@ -1,0 +1,226 @@
+// Issue 21 against real servers: every attempted action is audited even when PostgreSQL fails
+// after the enqueue (restarted with pg_ctl restart -m fast right before the row write), the
+// error says what happened, and a requeue whose job moved on before the write still counts
+// against the retry budget.
+#include "pgserver.h"
+#include "postgres/pgjobstore.h"
+#include "recovery/recoveryrun.h"
+#include "service/redisadapters.h"
+#include "support/refapp.h"
+#include "support/sandboxenv.h"
+
+#include <QRegularExpression>
+#include <QTest>
+#include <functional>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+// The real store, with a hook called once, right before the row write of the first requeue.
+class BeforeFirstRequeueWrite final : public JobStore
+{
+public:
+    BeforeFirstRequeueWrite(JobStore &store, std::function<void(const Action &)> hook)
+        : m_store(store), m_hook(std::move(hook))
+    {}
+
+    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &d) override
+    {
+        return m_store.readCandidates(d);
+    }
+    Expected<std::optional<QByteArray>, StoreError>
+    restorePayload(const DomainConfig &d, const RestoreRule &r, const QString &id) override
+    {
+        return m_store.restorePayload(d, r, id);
+    }
+    Expected<int, StoreError> recentRequeues(const DomainConfig &d, const QString &id) override
+    {
+        return m_store.recentRequeues(d, id);
+    }
+    Expected<qint64, StoreError> fenceGeneration() override { return m_store.fenceGeneration(); }
+    Expected<bool, StoreError> startGeneration(qint64 g) override
+    {
+        return m_store.startGeneration(g);
+    }
+    Expected<qint64, StoreError> recordIntent(const Action &a, const Actor &actor) override
+    {
+        return m_store.recordIntent(a, actor);
+    }
+    Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &d, const Action &a,
+                                                   const Actor &actor) override
+    {
+        if (!m_fired && a.kind == ActionKind::Requeue) {
+            m_fired = true;
+            m_hooked = a.id;
+            m_hook(a);
+        }
+        return m_store.applyAction(d, a, actor);
+    }
+    void auditOnly(const Action &a, const Actor &actor) override { m_store.auditOnly(a, actor); }
+
+    const QString &hookedAction() const { return m_hooked; }
+
+private:
+    JobStore &m_store;
+    std::function<void(const Action &)> m_hook;
+    bool m_fired = false;
+    QString m_hooked;
+};
+
+const Action *actionById(const RunReport &report, const QString &id)
+{
+    for (const Action &a : report.actions)
+        if (a.id == id)
+            return &a;
+    return nullptr;
+}
+
+qint64 budgetUses(const SandboxEnv &env, const Action &a)
+{
+    return sql(env,
+               QStringLiteral(
+                   "SELECT count(*) FROM reclaim.requeue WHERE domain = ? AND row_id = ?"),
+               {a.domain, a.rowId})
+        .value(0)
+        .value(0)
+        .toLongLong();
+}
+
+} // namespace
+
+class TestAuditFaults : public QObject
+{
+    Q_OBJECT
+private:
+    SandboxEnv m_env;
+
+    // One run on the real adapters with `hook` before the first requeue's row write.
+    RunReport runWith(const ReclaimConfig &config, const std::function<void(const Action &)> &hook,
+                      QString *hooked)
+    {
+        RedisAdapters redis(config.redis, config.run);
+        auto store = PgJobStore::open(config, false);
+        if (!store)
+            qFatal("store: %s", qPrintable(store.error().message));
+        BeforeFirstRequeueWrite hookedStore(**store, hook);
+        RunRequest request;
+        request.trigger = QStringLiteral("auditfaults");
+        request.actor = Actor{
+            QStringLiteral("test"), QStringLiteral("auditfaults"), QStringLiteral("test"), {}};
+        const RunReport report =
+            RecoveryRun(config, &hookedStore, {}, redis.queue, redis.queue, redis.lock)
+                .run(request);
+        *hooked = hookedStore.hookedAction();
+        return report;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_env = SandboxEnv::load();
+        if (m_env.pgUrl.isEmpty())
+            QSKIP("no sandbox (run through ctest, which starts one)");
+    }
+
+    void init()
+    {
+        resetSandbox(m_env);
+        migrate(m_env);
+    }
+
+    void aRowWriteThatFailsAfterTheEnqueueIsAuditedAndCounted()
+    {
+        SeededIncident incident(m_env, 5, 1, false);
+        QVERIFY(incident.ready());
+        ReclaimConfig config = sampleConfig(m_env);
+        config.run.postgresTimeout = std::chrono::milliseconds(2000);
+        config.run.lockTtl = std::chrono::seconds(30);
+        QString hooked;
+        const RunReport report = runWith(
+            config, [&](const Action &) { QVERIFY(restartPostgres(m_env)); }, &hooked);
+        QVERIFY2(!hooked.isEmpty(), "the run planned no requeue");
+        const Action *a = actionById(report, hooked);
+        QVERIFY(a);
+
+        // The report says what happened, with the real reason after the colon (the server's
+        // "terminating connection ..."), after any note of the enqueue itself.
+        QCOMPARE(actionResultName(a->result), QStringLiteral("error"));
+        static const QRegularExpression said(
+            QStringLiteral("(^|; )enqueued, row write failed: PostgreSQL [^:]+ \\([^)]*\\): \\S"));
+        QVERIFY2(said.match(a->resultDetail).hasMatch(), qPrintable(a->resultDetail));
+        QVERIFY2(!a->resultDetail.trimmed().endsWith(QLatin1Char(':')),
+                 qPrintable(a->resultDetail));
+
+        // The job is runnable in Redis: the enqueue did go through.
+        auto r = redis(m_env);
+        const auto exists =
+            r.command({QByteArrayLiteral("EXISTS"),
+                       QByteArrayLiteral("bull:") + a->queue.toUtf8() + ':' + a->jobId.toUtf8()});
+        QVERIFY(exists);
+        QCOMPARE(exists->toInteger().value_or(0), 1);
+
+        // The audit holds it, completed with the same words, and the budget counts it.
+        const auto audit =
+            sql(m_env,
+                QStringLiteral("SELECT result, detail, generation FROM reclaim.audit "
+                               "WHERE domain = ? AND row_id = ?"),
+                {a->domain, a->rowId});
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().at(0).toString(), QStringLiteral("error"));
+        QCOMPARE(audit.first().at(1).toString(), a->resultDetail);
+        QCOMPARE(audit.first().at(2).toLongLong(), report.lock.generation);
+        QCOMPARE(budgetUses(m_env, *a), 1);
+
+        // One lost connection does not fail the rest of the run: later actions go through on a
+        // new one, and every executed action has exactly one completed audit row.
+        QVERIFY(report.count(ActionResult::Applied) >= 1);
+        const auto all =
+            sql(m_env, QStringLiteral("SELECT domain, row_id, result FROM reclaim.audit"));
+        QHash<QString, QString> byAction;
+        for (const QVariantList &row : all)
+            byAction.insert(row.at(0).toString() + QLatin1Char('/') + row.at(1).toString(),
+                            row.at(2).toString());
+        QCOMPARE(byAction.size(), all.size()); // one row per action
+        for (const Action &x : report.actions) {
+            QVERIFY2(byAction.contains(x.id), qPrintable(x.id + QStringLiteral(" not audited")));
+            QCOMPARE(byAction.value(x.id), actionResultName(x.result));
+        }
+        QVERIFY(!byAction.values().contains(QStringLiteral("started")));
+    }
+
+    void aRequeueWhoseJobFinishedBeforeTheWriteIsCountedByTheBudget()
+    {
+        SeededIncident incident(m_env, 5, 1, false);
+        QVERIFY(incident.ready());
+        ReclaimConfig config = sampleConfig(m_env);
+        QString hooked;
+        const RunReport report = runWith(
+            config,
+            [&](const Action &a) {
+                // A fast worker took the requeued job and finished it before our write.
+                const DomainConfig *d = config.domain(a.domain);
+                sql(m_env,
+                    QStringLiteral("UPDATE %1 SET status = 'COMPLETED', \"updatedAt\" = now() "
+                                   "WHERE id = ?")
+                        .arg(QLatin1Char('"') + d->table + QLatin1Char('"')),
+                    {a.rowId});
+            },
+            &hooked);
+        QVERIFY2(!hooked.isEmpty(), "the run planned no requeue");
+        const Action *a = actionById(report, hooked);
+        QVERIFY(a);
+        QCOMPARE(actionResultName(a->result), QStringLiteral("stale"));
+        QCOMPARE(budgetUses(m_env, *a), 1);
+        const auto audit =
+            sql(m_env,
+                QStringLiteral("SELECT result FROM reclaim.audit WHERE domain = ? AND row_id = ?"),
+                {a->domain, a->rowId});
+        QCOMPARE(audit.size(), 1);
+        QCOMPARE(audit.first().first().toString(), QStringLiteral("stale"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAuditFaults)
+#include "test_auditfaults.moc"
