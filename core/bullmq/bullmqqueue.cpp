@@ -12,6 +12,9 @@ namespace {
 
 constexpr int kListPage = 10000;
 constexpr qsizetype kAnchors = 16;
+// BullMQ trims its event log to about 10,000 entries; more than this many after a mark is a
+// queue that moved too much during one scan to name every job.
+constexpr int kMovesRead = 50000;
 
 } // namespace
 
@@ -159,6 +162,27 @@ Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, c
             page.next.anchors << page.jobs.at(i).id;
     }
     return page;
+}
+
+Expected<QueueMoves, RedisError> BullmqQueue::movesSince(const QString &keyPrefix,
+                                                         const QString &queue, const QString &since)
+{
+    auto conn = m_link.connection();
+    if (!conn)
+        return unexpected(conn.error());
+    auto r = bullmq::scripts::moves().runOne(
+        **conn, {bullmq::queueKey(keyPrefix, queue, QStringLiteral("events"))},
+        {since.toUtf8(), QByteArray::number(kMovesRead)});
+    if (!r)
+        return unexpected(r.error());
+    if (!r->isArray() || r->elements.size() < 2)
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("moves")));
+    QueueMoves moves;
+    moves.mark = r->elements.at(0).toText();
+    moves.complete = r->elements.at(1).toInteger().value_or(0) == 1;
+    for (qsizetype i = 2; i < r->elements.size(); ++i)
+        moves.jobIds << r->elements.at(i).toText();
+    return moves;
 }
 
 Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, const QString &name,

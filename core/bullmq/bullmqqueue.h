@@ -22,6 +22,8 @@ public:
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
                                             const QString &state, const ScanCursor &from,
                                             int count) override;
+    Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
+                                                const QString &since) override;
     qint64 roundTrips() const override;
 
     // Same id, retained job (SPEC §4): a retained completed/failed job under the id is removed

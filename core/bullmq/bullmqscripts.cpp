@@ -16,6 +16,12 @@ const LuaScript &scanPage()
     return s;
 }
 
+const LuaScript &moves()
+{
+    static const LuaScript s("moves", lua::moves);
+    return s;
+}
+
 const LuaScript &enqueue()
 {
     static const LuaScript s("enqueue", lua::enqueue);

@@ -7,6 +7,7 @@ namespace reclaim::bullmq::scripts {
 
 const LuaScript &probe();
 const LuaScript &scanPage();
+const LuaScript &moves();
 const LuaScript &enqueue();
 
 } // namespace reclaim::bullmq::scripts

@@ -204,7 +204,8 @@ QJsonObject RunReport::toJson() const
             {QStringLiteral("malformed"), d.scan.malformed},
             {QStringLiteral("unreadable"), QJsonArray::fromStringList(d.scan.unreadable)},
             {QStringLiteral("restarts"), d.scan.restarts},
-            {QStringLiteral("rechecked"), d.scan.rechecked}};
+            {QStringLiteral("rechecked"), d.scan.rechecked},
+            {QStringLiteral("movedLookedUp"), d.scan.movedLookedUp}};
         if (d.scan.error)
             scan.insert(QStringLiteral("error"), *d.scan.error);
         o.insert(QStringLiteral("scan"), scan);

@@ -41,9 +41,10 @@ struct ScanStats
     bool ran = false;
     int pages = 0;
     qint64 jobsRead = 0;
-    int restarts = 0;  // pages that started a state again because every anchor had left it
-    int rechecked = 0; // candidates still absent after the scan, looked up directly once more
-    int malformed = 0; // jobs whose payload could not be parsed: any candidate's job, maybe
+    int restarts = 0;      // pages that started a state again because every anchor had left it
+    int rechecked = 0;     // candidates still absent after the scan, looked up directly once more
+    int movedLookedUp = 0; // jobs the event log said moved during the scan, looked up by id
+    int malformed = 0;     // jobs whose payload could not be parsed: any candidate's job, maybe
     // "<queue>/<state>/<job id>" of the first unreadable jobs, for an operator to look at.
     QStringList unreadable;
     std::optional<QString> error;

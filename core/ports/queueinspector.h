@@ -46,6 +46,14 @@ struct ScanPage
     QList<Job> jobs;
 };
 
+// The jobs of a queue that changed state after a mark, as the queue's own event log names them.
+struct QueueMoves
+{
+    QString mark;         // the log's newest entry now: pass it back to ask what moved since
+    bool complete = true; // false: entries after the mark may be gone (trimmed), names missing
+    QStringList jobIds;   // each job with an event after the mark, once
+};
+
 // How many pages a reader may take over a state whose first page saw `size` jobs: enough to
 // read it three times over (a fast queue that takes every anchor starts the reader again), and
 // never unbounded — past it the state is "could not look", not "read".
@@ -76,6 +84,10 @@ public:
     virtual Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
                                                     const QString &state, const ScanCursor &from,
                                                     int count) = 0;
+
+    // What moved in `queue` since `since` (a mark from an earlier call; empty: take a mark only).
+    virtual Expected<QueueMoves, RedisError>
+    movesSince(const QString &keyPrefix, const QString &queue, const QString &since) = 0;
 
     virtual qint64 roundTrips() const = 0;
 };

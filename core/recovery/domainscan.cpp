@@ -93,6 +93,37 @@ public:
         return true;
     }
 
+    // Reads every state of one queue, then looks up by id each job the queue's event log says
+    // moved meanwhile (it may have left a state before the scan got there and entered one the
+    // scan had read); false when the queue could not be read to the end.
+    bool readQueue(const QString &queue)
+    {
+        auto mark = m_inspector.movesSince(m_domain.keyPrefix, queue, QString());
+        if (!mark) {
+            m_stats.error = QStringLiteral("could not read the event log of %1: %2")
+                                .arg(queue, mark.error().describe());
+            return false;
+        }
+        for (const QString &state : scanOrder())
+            if (!m_unresolved.isEmpty() && !readState(queue, state))
+                return false;
+        if (m_unresolved.isEmpty())
+            return true;
+        auto moves = m_inspector.movesSince(m_domain.keyPrefix, queue, mark->mark);
+        if (!moves) {
+            m_stats.error = QStringLiteral("could not read the event log of %1: %2")
+                                .arg(queue, moves.error().describe());
+            return false;
+        }
+        if (!moves->complete) {
+            m_stats.error = QStringLiteral("%1 moved faster than its event log could tell during "
+                                           "the scan: the jobs that moved cannot all be named")
+                                .arg(queue);
+            return false;
+        }
+        return lookUpMoved(queue, moves->jobIds);
+    }
+
     ScanStats finish()
     {
         // A job whose payload could not be read could be any unresolved candidate's: none of
@@ -121,6 +152,36 @@ public:
     ScanStats &stats() { return m_stats; }
 
 private:
+    bool lookUpMoved(const QString &queue, const QStringList &ids)
+    {
+        if (ids.isEmpty())
+            return true;
+        QList<JobRef> refs;
+        refs.reserve(ids.size());
+        for (const QString &id : ids)
+            refs << JobRef{m_domain.keyPrefix, queue, id};
+        const auto seen = m_inspector.probe(refs);
+        m_stats.movedLookedUp += static_cast<int>(ids.size());
+        for (qsizetype i = 0; i < refs.size(); ++i) {
+            if (i >= seen.size() || !seen.at(i)) {
+                // A job that moved and could not be looked at could be any candidate's.
+                m_stats.error =
+                    QStringLiteral(
+                        "could not look up job %1 of %2, which moved during the scan: %3")
+                        .arg(refs.at(i).jobId, queue,
+                             i < seen.size() ? seen.at(i).error().describe()
+                                             : QStringLiteral("no answer"));
+                return false;
+            }
+            const Sighting &s = *seen.at(i);
+            if (!s.runnable() && !s.heldByWorker())
+                continue; // finished or gone: not evidence for anyone
+            ScanPage::Job job{refs.at(i).jobId, s.data};
+            match(queue, s.state, s.state, job);
+        }
+        return true;
+    }
+
     void match(const QString &queue, const QString &state, const QString &seenAs,
                const ScanPage::Job &job)
     {
@@ -167,9 +228,8 @@ ScanStats scanDomain(const DomainConfig &domain, QList<CandidateVerdict> &verdic
         return {};
     scan.stats().ran = true;
     for (const QString &queue : domain.queues)
-        for (const QString &state : scanOrder())
-            if (!scan.needed() || !scan.readState(queue, state))
-                return scan.finish();
+        if (!scan.needed() || !scan.readQueue(queue))
+            return scan.finish();
     return scan.finish();
 }
 

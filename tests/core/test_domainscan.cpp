@@ -314,6 +314,54 @@ private slots:
         QCOMPARE(verdicts.first().evidence.last().jobId, QStringLiteral("3"));
     }
 
+    // A job the queue's event log says moved during the scan is looked up by id afterwards: it
+    // may have left a state before the scan got there for one the scan had already read. A log
+    // that lost entries names no one, so what is still unresolved is UNKNOWN, never ABSENT.
+    void jobsThatMovedDuringTheScanAreLookedUpById_data()
+    {
+        QTest::addColumn<bool>("complete");
+        QTest::newRow("complete log") << true;
+        QTest::newRow("trimmed log") << false;
+    }
+    void jobsThatMovedDuringTheScanAreLookedUpById()
+    {
+        QFETCH(bool, complete);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        bool moved = false;
+        int actives = 0;
+        // After the last state of the first queue is read, the job appears in one read earlier.
+        queue.afterScanPage = [&](const QString &q, const QString &state, qint64) {
+            if (moved || q != QLatin1String("video-generation") || state != QLatin1String("active"))
+                return;
+            if (++actives < 2)
+                return;
+            moved = true;
+            queue.put(QStringLiteral("video-generation"), QStringLiteral("old-5"),
+                      QStringLiteral("delayed"), payloadFor(QStringLiteral("vj_cycling")));
+        };
+        queue.movedJobs = {QStringLiteral("old-5"), QStringLiteral("gone-1")};
+        queue.movesComplete = complete;
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_cycling"), Verdict::Absent),
+                                         provisional(QStringLiteral("vj_orphan"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(moved);
+        if (complete) {
+            QVERIFY(!stats.error);
+            QCOMPARE(verdicts.at(0).verdict, Verdict::Scheduled);
+            QCOMPARE(verdicts.at(0).evidence.last().jobId, QStringLiteral("old-5"));
+            QCOMPARE(verdicts.at(0).evidence.last().state, QStringLiteral("delayed"));
+            QCOMPARE(verdicts.at(1).verdict, Verdict::Absent);
+        } else {
+            QVERIFY(stats.error);
+            QCOMPARE(verdicts.at(0).verdict, Verdict::Unknown);
+            QCOMPARE(verdicts.at(1).verdict, Verdict::Unknown);
+            QVERIFY2(verdicts.at(1).unknownReason.contains(QStringLiteral("event log")),
+                     qPrintable(verdicts.at(1).unknownReason));
+        }
+    }
+
     // #19: a job whose payload cannot be parsed could be any candidate's. Every candidate the
     // scan still had to find is UNKNOWN — never ABSENT — with the unreadable job named; a
     // candidate the scan did find keeps its evidence.

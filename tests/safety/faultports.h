@@ -38,6 +38,11 @@ public:
         m_hook(QStringLiteral("scan"));
         return m_inspector.scanPage(p, q, s, o, c);
     }
+    Expected<QueueMoves, RedisError> movesSince(const QString &p, const QString &q,
+                                                const QString &since) override
+    {
+        return m_inspector.movesSince(p, q, since);
+    }
     qint64 roundTrips() const override { return m_inspector.roundTrips(); }
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n,
                                                  const QByteArray &d, qint64 t,

@@ -75,6 +75,21 @@ Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, cons
     return ids;
 }
 
+Expected<QueueMoves, RedisError> FakeQueue::movesSince(const QString &, const QString &queue,
+                                                       const QString &since)
+{
+    ++m_roundTrips;
+    m_log->append(QStringLiteral("queue:moves:%1:%2")
+                      .arg(queue, since.isEmpty() ? QStringLiteral("mark") : since));
+    QueueMoves moves;
+    moves.mark = QStringLiteral("1-0");
+    if (!since.isEmpty()) {
+        moves.jobIds = movedJobs;
+        moves.complete = movesComplete;
+    }
+    return moves;
+}
+
 // The fake's cursor is a plain offset (its states do not move on their own); the real adapter's
 // anchors are proven against a moving queue in test_movingqueue.
 Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QString &queue,

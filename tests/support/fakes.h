@@ -65,7 +65,12 @@ public:
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
                                             const QString &state, const ScanCursor &from,
                                             int count) override;
+    Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
+                                                const QString &since) override;
     qint64 roundTrips() const override { return m_roundTrips; }
+    // What movesSince() reports after a mark: the jobs that moved, whether the log is complete.
+    QStringList movedJobs;
+    bool movesComplete = true;
 
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
                                                  const QByteArray &data, qint64 timestampMs,

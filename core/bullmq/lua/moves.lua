@@ -1,0 +1,51 @@
+-- Reclaim: which jobs of a queue changed state since a mark, from the queue's own event log
+-- (BullMQ's events stream: every move — active, delayed, waiting, completed, ... — adds an entry
+-- naming the job). A scan reads a queue that moves; a job that moved during it may have been
+-- read nowhere, so the scan asks for the jobs that moved and looks each one up by id.
+-- KEYS: 1 the queue's events stream
+-- ARGV: 1 the mark returned earlier ("" to take a mark only), 2 the most entries to read
+-- Returns {mark, complete (0/1), job id, job id, ...}: mark is the newest entry now ("0-0" for
+-- none); complete is 0 when entries after the given mark may have been trimmed away (or there
+-- were more than asked for), so the moved jobs cannot all be named.
+local rcall = redis.call
+local key = KEYS[1]
+local newest = rcall('XREVRANGE', key, '+', '-', 'COUNT', 1)
+local mark = newest[1] and newest[1][1] or '0-0'
+local since = ARGV[1]
+if since == '' or since == mark then return {mark, 1} end
+
+local function parse(id)
+  local ms, seq = string.match(id, '^(%d+)-(%d+)$')
+  return tonumber(ms), tonumber(seq)
+end
+local function older(a, b)
+  local am, as = parse(a)
+  local bm, bs = parse(b)
+  return am < bm or (am == bm and as < bs)
+end
+
+local complete = 1
+local oldest = rcall('XRANGE', key, '-', '+', 'COUNT', 1)
+if since ~= '0-0' and (not oldest[1] or older(since, oldest[1][1])) then
+  -- The mark itself is gone: what came right after it may be gone too.
+  complete = 0
+end
+local limit = tonumber(ARGV[2])
+local entries = rcall('XRANGE', key, '(' .. since, '+', 'COUNT', limit + 1)
+if #entries > limit then complete = 0 end
+local out = {mark, complete}
+local seen = {}
+for i = 1, math.min(#entries, limit) do
+  local fields = entries[i][2]
+  for f = 1, #fields - 1, 2 do
+    if fields[f] == 'jobId' then
+      local id = fields[f + 1]
+      if not seen[id] then
+        seen[id] = true
+        out[#out + 1] = id
+      end
+      break
+    end
+  end
+end
+return out
