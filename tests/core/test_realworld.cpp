@@ -604,6 +604,65 @@ private slots:
                                   "domain IN ('render', 'export') ORDER BY row_id")),
             (QStringList{QStringLiteral("e_orphan=applied"), QStringLiteral("r_orphan=applied")}));
     }
+
+    // #19: a legacy-id job waiting in a real bullmq queue whose `data` was corrupted by hand.
+    // The scan cannot read whose job it is, so every candidate it still had to find is UNKNOWN
+    // — not ABSENT — the unreadable job is named in the report, and a writing run writes
+    // nothing for them.
+    void aScannedJobWhoseDataCannotBeReadIsUnknown()
+    {
+        const QJsonObject row =
+            onlyRow(QStringLiteral("slide"), QStringLiteral("legacy-id-waiting"));
+        const QString rowId = str(row, "id");
+        ReclaimConfig config = configFor(QStringLiteral("slide"));
+        Engine engine(config);
+        const RunReport before = engine.run(request(true));
+        const CandidateVerdict *found = before.find(QStringLiteral("slide"), rowId);
+        QVERIFY2(found, "the legacy row is not a candidate");
+        QCOMPARE(found->verdict, Verdict::Scheduled); // control: readable, it is found by scan
+        const Sighting &s = found->evidence.last();
+        QCOMPARE(s.how, FoundBy::Scan);
+        const QByteArray jobKey = QStringLiteral("bull:%1:%2").arg(s.queue, s.jobId).toUtf8();
+        const QByteArray goodData = s.data;
+        auto conn = redis(m_env);
+        QVERIFY(conn.command({QByteArrayLiteral("HSET"), jobKey, QByteArrayLiteral("data"),
+                              QByteArrayLiteral("{\"jobId\": \"") + rowId.toUtf8() +
+                                  QByteArrayLiteral("\", broken")}));
+        const auto rowsBefore = databaseRows(m_env);
+
+        const RunReport dry = engine.run(request(true));
+        const CandidateVerdict *v = dry.find(QStringLiteral("slide"), rowId);
+        QVERIFY(v);
+        QCOMPARE(v->verdict, Verdict::Unknown);
+        QVERIFY2(v->unknownReason.contains(QStringLiteral("scan met 1 unreadable job")),
+                 qPrintable(v->unknownReason));
+        QVERIFY2(v->unknownReason.contains(s.jobId), qPrintable(v->unknownReason));
+        const QJsonObject json = dry.toJson();
+        const QJsonObject scan = json.value(QStringLiteral("domains"))
+                                     .toArray()
+                                     .first()
+                                     .toObject()
+                                     .value(QStringLiteral("scan"))
+                                     .toObject();
+        QCOMPARE(scan.value(QStringLiteral("unreadable")).toArray().size(), 1);
+        QVERIFY(scan.value(QStringLiteral("unreadable"))
+                    .toArray()
+                    .first()
+                    .toString()
+                    .endsWith(QLatin1Char('/') + s.jobId));
+        for (const DomainReport &d : dry.domains)
+            for (const CandidateVerdict &c : d.candidates)
+                QVERIFY2(c.verdict != Verdict::Absent || !c.scanned,
+                         qPrintable(c.candidate.id + QStringLiteral(" ABSENT after the scan")));
+
+        const RunReport applied = engine.run(request(false));
+        QCOMPARE(applied.outcome, RunReport::Outcome::Completed);
+        QVERIFY(!findAction(applied, QStringLiteral("slide/") + rowId));
+        QCOMPARE(rowFields(databaseRows(m_env), QStringLiteral("SlideJob"), rowId),
+                 rowFields(rowsBefore, QStringLiteral("SlideJob"), rowId));
+        QVERIFY(
+            conn.command({QByteArrayLiteral("HSET"), jobKey, QByteArrayLiteral("data"), goodData}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealWorld)
