@@ -196,9 +196,14 @@ void ActionsPanel::updateSelected()
         return s.toHtmlEscaped();
     };
     const bool approving = current.data(ActionsModel::ApprovingRole).toBool();
+    const bool recording = current.data(ActionsModel::RecordingRole).toBool();
     QString result;
     if (approving)
         result = QStringLiteral("<b>running\u2026</b>");
+    else if (recording)
+        result = a->result == ActionResult::Rejected
+                     ? QStringLiteral("<b>undoing the rejection\u2026</b>")
+                     : QStringLiteral("<b>recording the rejection\u2026</b>");
     else if (a->result == ActionResult::Pending)
         result = QStringLiteral("<b>%1</b>")
                      .arg(m_model->readOnly()         ? QStringLiteral("planned, not run")
@@ -206,7 +211,7 @@ void ActionsPanel::updateSelected()
                                                       : QStringLiteral("on hold"));
     else
         result = QStringLiteral("<b style='color:%1'>%2</b> at %3")
-                     .arg(actionResultColor(a->result).name(), esc(actionResultText(a->result)),
+                     .arg(actionResultColor(a->result).name(), esc(actionOutcomeText(*a)),
                           hhmmss(a->executedAt));
     m_selected->setText(QStringLiteral("<b>%1</b> %2: %3 &mdash; %4<br>Only if %5.")
                             .arg(esc(actionKindName(a->kind)), esc(a->id), result,

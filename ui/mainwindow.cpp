@@ -98,6 +98,14 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
         [this](const RunReport &report, const CandidateRows &rows) { showReport(report, rows); });
     connect(m_session, &ConsoleSession::lockStatus, this, &MainWindow::showLockStatus);
     connect(m_session, &ConsoleSession::actionFinished, this, &MainWindow::showActionResult);
+    connect(m_session, &ConsoleSession::rejectionRecorded, this,
+            [this](const Action &action, const QString &error) {
+                showRejection(action, error, false);
+            });
+    connect(m_session, &ConsoleSession::rejectionUndone, this,
+            [this](const Action &action, const QString &error) {
+                showRejection(action, error, true);
+            });
     connect(m_banner, &Banner::profileRequested, this, &MainWindow::openProfileDialog);
     connect(m_runControls, &RunControls::autoRefreshChanged, this, [this](int seconds) {
         m_session->setAutoRefreshSeconds(seconds);
@@ -135,9 +143,17 @@ void MainWindow::buildActions()
     m_reject = new QAction(QStringLiteral("Reject"), this);
     m_reject->setShortcuts({QKeySequence(Qt::Key_R), QKeySequence(Qt::Key_Delete)});
     m_reject->setIconText(QStringLiteral("Reject (R)"));
-    m_reject->setToolTip(
-        QStringLiteral("Do not run this action (R or Delete). Nothing is written."));
+    m_reject->setToolTip(QStringLiteral(
+        "Do not run this action (R or Delete). The job row is not touched; the rejection is "
+        "recorded in reclaim.audit and the action is not offered again while the row keeps this "
+        "status and updatedAt."));
     connect(m_reject, &QAction::triggered, this, &MainWindow::rejectCurrent);
+    m_undoReject = new QAction(QStringLiteral("Undo rejection"), this);
+    m_undoReject->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    m_undoReject->setToolTip(QStringLiteral(
+        "Withdraw the recorded rejection of this action (Ctrl+Z): it can be approved again now, "
+        "and every run offers it again."));
+    connect(m_undoReject, &QAction::triggered, this, &MainWindow::undoRejectionCurrent);
 
     m_profileAction = new QAction(QStringLiteral("Connection profile\u2026"), this);
     m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -205,8 +221,9 @@ void MainWindow::buildMenus()
     QMenu *actions = menuBar()->addMenu(QStringLiteral("&Actions"));
     actions->addAction(m_approve);
     actions->addAction(m_reject);
+    actions->addAction(m_undoReject);
     // Window-wide shortcuts (text fields still take their own letters first).
-    addActions({m_runNow, m_approve, m_reject, m_profileAction, m_export, filter});
+    addActions({m_runNow, m_approve, m_reject, m_undoReject, m_profileAction, m_export, filter});
     addActions(verdicts);
 }
 
@@ -612,6 +629,13 @@ QString MainWindow::approvalBlocker() const
         return QStringLiteral("No action is planned for this job.");
     if (m_actions->isApproving(m_currentKey))
         return QStringLiteral("Running: re-checking under the lock, then executing\u2026");
+    if (m_actions->isRecording(m_currentKey))
+        return QStringLiteral("Recording the rejection (or its undo) in the database\u2026");
+    if (action->result == ActionResult::Rejected)
+        return QStringLiteral("Rejected by %1 at %2: not offered again while the row keeps this "
+                              "status and updatedAt. Undo the rejection (Ctrl+Z) to approve it.")
+            .arg(action->rejectedBy.isEmpty() ? QStringLiteral("an operator") : action->rejectedBy,
+                 hhmmss(action->executedAt));
     if (action->result != ActionResult::Pending)
         return QStringLiteral("Already done: %1 at %2.")
             .arg(actionResultText(action->result), hhmmss(action->executedAt));
@@ -626,10 +650,14 @@ void MainWindow::updateApproval()
 {
     const QString blocker = approvalBlocker();
     const Action *action = m_actions->actionFor(m_currentKey);
-    const bool pending =
-        action && action->result == ActionResult::Pending && !m_actions->isApproving(m_currentKey);
+    const bool busy =
+        m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey);
+    const bool pending = action && action->result == ActionResult::Pending && !busy;
     m_approve->setEnabled(blocker.isEmpty());
-    m_reject->setEnabled(!m_options.readOnly && pending);
+    m_reject->setEnabled(!m_options.readOnly && pending && m_session->hasConfig());
+    m_undoReject->setEnabled(!m_options.readOnly && action &&
+                             action->result == ActionResult::Rejected && !busy &&
+                             m_session->hasConfig());
     m_approve->setText(pending ? QStringLiteral("Approve %1").arg(actionKindName(action->kind))
                                : QStringLiteral("Approve"));
     m_approve->setIconText(m_approve->text() +
@@ -658,18 +686,62 @@ void MainWindow::approveCurrent()
     updateApproval();
 }
 
+// A rejection is the operator's decision, so it is recorded (reclaim.rejection and its audit
+// row) before it is shown: until the database answers the action reads "rejecting…", and if the
+// write fails it stays awaiting approval with the reason in the banner.
 void MainWindow::rejectCurrent()
 {
     const Action *action = m_actions->actionFor(m_currentKey);
     if (m_options.readOnly || !action || action->result != ActionResult::Pending ||
-        m_actions->isApproving(m_currentKey))
+        m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey))
         return;
-    m_actions->reject(m_currentKey);
-    const Action rejected = *m_actions->actionFor(m_currentKey);
-    m_candidates->updateAction(rejected);
-    m_chart->recordAction(rejected);
+    if (!m_session->reject(*action))
+        return;
+    m_actions->setRecording(m_currentKey, true);
     refreshDetails();
     updateApproval();
+}
+
+void MainWindow::undoRejectionCurrent()
+{
+    const Action *action = m_actions->actionFor(m_currentKey);
+    if (m_options.readOnly || !action || action->result != ActionResult::Rejected ||
+        m_actions->isRecording(m_currentKey))
+        return;
+    if (!m_session->undoRejection(*action))
+        return;
+    m_actions->setRecording(m_currentKey, true);
+    refreshDetails();
+    updateApproval();
+}
+
+void MainWindow::showRejection(const Action &action, const QString &error, bool undo)
+{
+    m_actions->setRecording(action.id, false);
+    const QString what = undo ? QStringLiteral("Undoing the rejection of %1").arg(action.id)
+                              : QStringLiteral("Rejecting %1").arg(action.id);
+    if (!error.isEmpty()) {
+        m_banner->setMessage(
+            QStringLiteral("rejection"), Banner::Severity::Warning,
+            QStringLiteral("%1 was not recorded: %2. The action is unchanged (%3).")
+                .arg(what, redactSecrets(error), actionResultText(action.result)));
+    } else {
+        m_banner->clearMessage(QStringLiteral("rejection"));
+        m_actions->updateAction(action);
+        m_candidates->updateAction(action);
+        if (!undo)
+            m_chart->recordAction(action);
+        statusBar()->showMessage(
+            undo ? QStringLiteral("Rejection of %1 undone: it can be approved again.")
+                       .arg(action.id)
+                 : QStringLiteral("%1 %2: %3, recorded in reclaim.audit")
+                       .arg(actionKindName(action.kind), action.id, actionOutcomeText(action)),
+            15000);
+    }
+    if (action.id == m_currentKey)
+        refreshDetails();
+    updateApproval();
+    emit rejectionShown(action, error);
 }
 
 } // namespace reclaim::ui

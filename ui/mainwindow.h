@@ -91,6 +91,7 @@ public:
     Banner *banner() const { return m_banner; }
     QAction *approveAction() const { return m_approve; }
     QAction *rejectAction() const { return m_reject; }
+    QAction *undoRejectionAction() const { return m_undoReject; }
     QAction *runNowAction() const { return m_runNow; }
     QAction *exportAction() const { return m_export; }
     int reportsShown() const { return m_reportsShown; }
@@ -100,6 +101,8 @@ signals:
     void reportShown();
     void lockStatusShown();
     void actionResultShown(const reclaim::Action &action);
+    // A rejection (or its undo) came back from the database: recorded, or `error` says why not.
+    void rejectionShown(const reclaim::Action &action, const QString &error);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -121,6 +124,8 @@ private:
     void updateApproval();
     void approveCurrent();
     void rejectCurrent();
+    void undoRejectionCurrent();
+    void showRejection(const Action &action, const QString &error, bool undo);
 
     Settings &m_settings;
     ConnectionProfile m_profile;
@@ -150,6 +155,7 @@ private:
     QAction *m_runNow = nullptr;
     QAction *m_approve = nullptr;
     QAction *m_reject = nullptr;
+    QAction *m_undoReject = nullptr;
     QAction *m_profileAction = nullptr;
     QAction *m_export = nullptr;
     QAction *m_quit = nullptr;

@@ -8,7 +8,7 @@ namespace {
 
 constexpr ActionResult kAllResults[] = {ActionResult::Pending,       ActionResult::Applied,
                                         ActionResult::Stale,         ActionResult::Fenced,
-                                        ActionResult::EnqueueFailed, ActionResult::Dropped,
+                                        ActionResult::EnqueueFailed, ActionResult::Dropped, ActionResult::Rejected,
                                         ActionResult::LockLost,      ActionResult::Error};
 
 LogLevel levelFor(RunReport::Outcome outcome)
@@ -32,6 +32,7 @@ LogLevel levelFor(ActionResult result)
     case ActionResult::Applied:
     case ActionResult::Stale:
     case ActionResult::Dropped:
+    case ActionResult::Rejected:
         return LogLevel::Info;
     case ActionResult::Fenced:
     case ActionResult::EnqueueFailed:

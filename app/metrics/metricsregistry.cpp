@@ -12,7 +12,7 @@ constexpr RunReport::Outcome kOutcomes[] = {
 constexpr ActionKind kKinds[] = {ActionKind::Requeue, ActionKind::Fail};
 constexpr ActionResult kResults[] = {ActionResult::Pending,       ActionResult::Applied,
                                      ActionResult::Stale,         ActionResult::Fenced,
-                                     ActionResult::EnqueueFailed, ActionResult::Dropped,
+                                     ActionResult::EnqueueFailed, ActionResult::Dropped, ActionResult::Rejected,
                                      ActionResult::LockLost,      ActionResult::Error};
 constexpr Verdict kVerdicts[] = {Verdict::Scheduled, Verdict::Absent, Verdict::Unknown};
 

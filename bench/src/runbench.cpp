@@ -94,7 +94,7 @@ int runRunBench(const Args &args)
                         {QStringLiteral("error"), d.candidateError.value_or(QString())}});
     QJsonObject actions;
     for (ActionResult r : {ActionResult::Pending, ActionResult::Applied, ActionResult::Stale,
-                           ActionResult::Fenced, ActionResult::EnqueueFailed, ActionResult::Dropped,
+                           ActionResult::Fenced, ActionResult::EnqueueFailed, ActionResult::Dropped, ActionResult::Rejected,
                            ActionResult::LockLost, ActionResult::Error})
         if (const int n = report.count(r))
             actions.insert(actionResultName(r), n);

@@ -5,6 +5,7 @@
 #include "postgres/candidatequery.h"
 #include "postgres/conditionalwrite.h"
 #include "postgres/reclaimschema.h"
+#include "postgres/rejectionlog.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -120,6 +121,27 @@ void PgJobStore::auditOnly(const Action &a, const Actor &actor)
     QSqlQuery q(m_conn->database());
     // Best effort: the audit of a non-write must not turn into a failed action.
     (void)appendAudit(q, a, a.result, a.resultDetail, actor);
+}
+
+Expected<QList<Rejection>, StoreError> PgJobStore::activeRejections(const DomainConfig &d)
+{
+    return readActiveRejections(*m_conn, d.name);
+}
+
+Expected<Rejection, StoreError> PgJobStore::recordRejection(const Action &a, const Actor &actor)
+{
+    if (m_readOnly)
+        return unexpected(StoreError{
+            QStringLiteral("a read-only console records no rejection (%1)").arg(a.id)});
+    return writeRejection(*m_conn, a, actor);
+}
+
+Expected<int, StoreError> PgJobStore::undoRejection(const Action &a, const Actor &actor)
+{
+    if (m_readOnly)
+        return unexpected(StoreError{
+            QStringLiteral("a read-only console undoes no rejection (%1)").arg(a.id)});
+    return writeRejectionUndo(*m_conn, a, actor);
 }
 
 } // namespace reclaim

@@ -34,6 +34,10 @@ public:
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
+    Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) override;
+    Expected<Rejection, StoreError> recordRejection(const Action &action,
+                                                    const Actor &actor) override;
+    Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) override;
 
     QString connectionName() const;
 

@@ -1,6 +1,7 @@
 #include "postgres/reclaimschema.h"
 
 #include "fencing/pgfence.h"
+#include "postgres/rejectionlog.h"
 
 namespace reclaim {
 
@@ -41,6 +42,9 @@ QStringList reclaimSchemaStatements()
         QStringLiteral(
             "CREATE INDEX IF NOT EXISTS requeue_row_idx ON reclaim.requeue (domain, row_id, at)"),
     };
+    // Operators' rejections (core/postgres/rejectionlog.cpp): a table of its own, added after
+    // the first release, so every statement is additive and idempotent.
+    statements << rejectionSchemaStatements();
     return statements;
 }
 

@@ -26,6 +26,9 @@ public:
 
     RunReport run(const RunRequest &request);
     Action approve(const Action &action, const Candidate &candidate, const Actor &actor);
+    // Records the operator's rejection of `action` (see JobStore::recordRejection).
+    Expected<Rejection, StoreError> reject(const Action &action, const Actor &actor);
+    Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor);
     Expected<LockAttempt, RedisError> peekLock();
 
 private:

@@ -40,6 +40,10 @@ public:
 public slots:
     void runNow(const QString &trigger, bool dryRun, bool executeActions, const QString &actorKind);
     void approve(const reclaim::Action &action, const reclaim::Candidate &candidate);
+    // The operator's rejection, recorded (or its undo); answered by rejectionRecorded /
+    // rejectionUndone.
+    void reject(const reclaim::Action &action);
+    void undoRejection(const reclaim::Action &action);
     void peekLock();
     void setConfig(const reclaim::ReclaimConfig &config);
 
@@ -48,6 +52,10 @@ signals:
     void progress(const QString &phase, int done, int total);
     void runFinished(const reclaim::RunReport &report);
     void actionFinished(const reclaim::Action &action);
+    // `action` is Rejected when recorded; unchanged, with `error` saying why, when not.
+    void rejectionRecorded(const reclaim::Action &action, const QString &error);
+    // `action` is Pending again when undone; unchanged, with `error` saying why, when not.
+    void rejectionUndone(const reclaim::Action &action, const QString &error);
     void lockStatus(const reclaim::LockStatus &status);
 
 private:

@@ -255,6 +255,43 @@ void FakeJobStore::auditOnly(const Action &a, const Actor &)
     audit << a;
 }
 
+Expected<QList<Rejection>, StoreError> FakeJobStore::activeRejections(const DomainConfig &domain)
+{
+    m_log->append(QStringLiteral("store:rejections:%1").arg(domain.name));
+    if (rejectionsError)
+        return unexpected(*rejectionsError);
+    QList<Rejection> out;
+    for (const Rejection &r : rejections)
+        if (r.domain == domain.name)
+            out << r;
+    return out;
+}
+
+Expected<Rejection, StoreError> FakeJobStore::recordRejection(const Action &a, const Actor &actor)
+{
+    m_log->append(QStringLiteral("store:reject:%1").arg(a.rowId));
+    if (writeError)
+        return unexpected(*writeError);
+    Rejection r{a.domain,         a.rowId, a.precondition.status, a.precondition.updatedAtText,
+                actorName(actor), QDateTime::currentDateTimeUtc()};
+    rejections << r;
+    Action audited = a;
+    audited.result = ActionResult::Rejected;
+    audit << audited;
+    return r;
+}
+
+Expected<int, StoreError> FakeJobStore::undoRejection(const Action &a, const Actor &)
+{
+    m_log->append(QStringLiteral("store:undoRejection:%1").arg(a.rowId));
+    if (writeError)
+        return unexpected(*writeError);
+    const qsizetype before = rejections.size();
+    rejections.removeIf(
+        [&](const Rejection &r) { return r.domain == a.domain && r.rowId == a.rowId; });
+    return static_cast<int>(before - rejections.size());
+}
+
 ReclaimConfig fakeConfig()
 {
     ReclaimConfig c;

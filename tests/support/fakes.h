@@ -111,6 +111,8 @@ public:
     std::optional<StoreError> restoreError; // restorePayload() fails while set
     std::optional<StoreError> budgetError;  // recentRequeues() fails while set
     QList<Action> audit;
+    QList<Rejection> rejections; // active ones
+    std::optional<StoreError> rejectionsError; // activeRejections() fails while set
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
     Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
@@ -122,6 +124,10 @@ public:
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
+    Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) override;
+    Expected<Rejection, StoreError> recordRejection(const Action &action,
+                                                    const Actor &actor) override;
+    Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) override;
 
 private:
     CallLog *m_log;

@@ -64,7 +64,7 @@ private slots:
     void domainsWorstFirst();
     void unreadableDomainHasNoCounts();
     void actionsKeepHistoryAndReplacePlan();
-    void rejectWritesNothingAndShowsDropped();
+    void aRejectionSaysWhoAndStaysOneRowAcrossRuns();
     void heldActionsAndStaleRowsSaySo();
     void freshnessFollowsTheRuns();
     void csvQuotesAndDefusesFormulas();
@@ -454,16 +454,42 @@ void TestUiModels::actionsKeepHistoryAndReplacePlan()
              int(ActionResult::Stale));
 }
 
-void TestUiModels::rejectWritesNothingAndShowsDropped()
+void TestUiModels::aRejectionSaysWhoAndStaysOneRowAcrossRuns()
 {
     ActionsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    model.setReport(syntheticReport({syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Absent)}));
-    model.reject(QStringLiteral("slide/a"));
-    const Action *a = model.actionFor(QStringLiteral("slide/a"));
-    QCOMPARE(a->result, ActionResult::Dropped);
-    QVERIFY(a->resultDetail.contains(QStringLiteral("rejected")));
+    const CandidateVerdict c = syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Absent);
+    model.setReport(syntheticReport({c}));
+    const QString key = QStringLiteral("slide/a");
+    const auto result = [&] {
+        return model.index(model.rowOf(key), ActionsModel::ResultColumn).data().toString();
+    };
+    model.setRecording(key, true);
+    QCOMPARE(result(), QStringLiteral("rejecting\u2026"));
+    // A run while the rejection is on its way does not replace the entry.
+    model.setReport(syntheticReport({c}));
+    QVERIFY(model.isRecording(key));
+
+    Action rejected = syntheticAction(c, false);
+    rejected.result = ActionResult::Rejected;
+    rejected.rejectedBy = QStringLiteral("alice@ops1");
+    rejected.executedAt = QDateTime::currentDateTimeUtc();
+    model.updateAction(rejected);
+    QVERIFY(!model.isRecording(key));
+    QCOMPARE(result(), QStringLiteral("rejected by alice"));
+    QVERIFY(model.index(model.rowOf(key), ActionsModel::ResultColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("rejected by alice@ops1")));
     QCOMPARE(model.pendingCount(), 0);
+
+    // The next runs report the same rejection: still one row, not one per run.
+    RunReport again = syntheticReport({c});
+    again.actions.first() = rejected;
+    model.setReport(again);
+    model.setReport(again);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.actionFor(key)->result, ActionResult::Rejected);
 }
 
 void TestUiModels::heldActionsAndStaleRowsSaySo()
