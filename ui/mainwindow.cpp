@@ -2,6 +2,7 @@
 
 #include "actionsmodel.h"
 #include "actionspanel.h"
+#include "auditview.h"
 #include "banner.h"
 #include "candidateexport.h"
 #include "candidatefilterproxy.h"
@@ -163,6 +164,27 @@ void MainWindow::buildActions()
     m_export->setToolTip(
         QStringLiteral("Write the candidates the table shows to a CSV or JSON file (Ctrl+E)."));
     connect(m_export, &QAction::triggered, this, &MainWindow::openExportDialog);
+    m_auditHistory = new QAction(QStringLiteral("Audit history\u2026"), this);
+    m_auditHistory->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_auditHistory->setToolTip(QStringLiteral(
+        "Everything Reclaim did or was told not to do, newest first, filterable (Ctrl+H)."));
+    connect(m_auditHistory, &QAction::triggered, this, [this] { openAuditHistory(); });
+    m_findJob = new QAction(QStringLiteral("Find job by id\u2026"), this);
+    m_findJob->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    m_findJob->setToolTip(QStringLiteral(
+        "Look up any job row id: what the latest run saw of it and its audit history (Ctrl+G)."));
+    connect(m_findJob, &QAction::triggered, this, [this] {
+        AuditFilter f;
+        f.rowId = m_currentKey.section(u'/', 1);
+        openAuditHistory(f)->focusJobField();
+        findJob(f.rowId);
+    });
+    m_exportAudit = new QAction(QStringLiteral("Export audit\u2026"), this);
+    m_exportAudit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportAudit->setToolTip(QStringLiteral(
+        "Write the audit rows matching the history view's filter to CSV or JSON (Ctrl+Shift+E)."));
+    connect(m_exportAudit, &QAction::triggered, this,
+            [this] { openAuditHistory(m_audit ? m_audit->filter() : AuditFilter{})->openExportDialog(); });
     m_quit = new QAction(QStringLiteral("Quit"), this);
     m_quit->setShortcut(
         QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
@@ -175,6 +197,7 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(m_export);
+    file->addAction(m_exportAudit);
     file->addSeparator();
     file->addAction(m_quit);
     QMenu *connection = menuBar()->addMenu(QStringLiteral("&Connection"));
@@ -202,6 +225,9 @@ void MainWindow::buildMenus()
     view->addSeparator();
     view->addActions(verdicts);
     view->addSeparator();
+    view->addAction(m_auditHistory);
+    view->addAction(m_findJob);
+    view->addSeparator();
     // Focus moves between the panels by number, left to right and top to bottom.
     const std::pair<QString, QWidget *> panels[] = {
         {QStringLiteral("Go to domains"), m_domainView},
@@ -223,7 +249,8 @@ void MainWindow::buildMenus()
     actions->addAction(m_reject);
     actions->addAction(m_undoReject);
     // Window-wide shortcuts (text fields still take their own letters first).
-    addActions({m_runNow, m_approve, m_reject, m_undoReject, m_profileAction, m_export, filter});
+    addActions({m_runNow, m_approve, m_reject, m_undoReject, m_profileAction, m_export, filter,
+                m_auditHistory, m_findJob, m_exportAudit});
     addActions(verdicts);
 }
 
@@ -397,6 +424,9 @@ void MainWindow::applyConfig(const ReclaimConfig &config)
 {
     m_banner->clearMessage(QStringLiteral("config"));
     m_session->setConfig(config);
+    m_config = config;
+    if (m_audit)
+        m_audit->setConfig(config);
     m_banner->setMessage(
         QStringLiteral("mode"), Banner::Severity::Info,
         m_options.readOnly
@@ -581,6 +611,65 @@ void MainWindow::openExportDialog()
         }
     });
     dialog->open();
+}
+
+AuditView *MainWindow::openAuditHistory(const AuditFilter &filter)
+{
+    if (!m_audit) {
+        m_audit = new AuditView(this);
+        connect(m_audit, &AuditView::jobSearched, this, &MainWindow::findJob);
+        if (m_config)
+            m_audit->setConfig(*m_config);
+    }
+    m_audit->setFilter(filter);
+    m_audit->setJobNote(filter.rowId.isEmpty() ? QString() : jobNote(filter.rowId));
+    m_audit->show();
+    m_audit->raise();
+    m_audit->activateWindow();
+    return m_audit;
+}
+
+void MainWindow::findJob(const QString &rowId)
+{
+    if (!m_audit)
+        return;
+    m_audit->setJobNote(rowId.isEmpty() ? QString() : jobNote(rowId));
+    // A candidate of the latest run is selected in the main window too.
+    for (const DomainReport &d : m_lastCompleted ? m_lastCompleted->domains : QList<DomainReport>())
+        if (m_lastCompleted->find(d.name, rowId)) {
+            selectCandidate(d.name + u'/' + rowId);
+            break;
+        }
+}
+
+QString MainWindow::jobNote(const QString &rowId) const
+{
+    if (!m_lastCompleted)
+        return QStringLiteral("No run has completed yet: only the audit history is shown.");
+    QStringList lines;
+    for (const DomainReport &d : m_lastCompleted->domains) {
+        const CandidateVerdict *v = m_lastCompleted->find(d.name, rowId);
+        if (!v)
+            continue;
+        QString line = QStringLiteral("<b>%1/%2</b>: <b style='color:%3'>%4</b> &mdash; %5; row "
+                                      "status %6, updatedAt %7")
+                           .arg(d.name.toHtmlEscaped(), rowId.toHtmlEscaped(),
+                                verdictColor(v->verdict).name(), verdictName(v->verdict),
+                                redactSecrets(v->summary()).toHtmlEscaped(),
+                                v->candidate.status.toHtmlEscaped(),
+                                v->candidate.updatedAtText.toHtmlEscaped());
+        if (const Action *a = m_actions->actionFor(d.name + u'/' + rowId))
+            line += QStringLiteral("; %1: %2")
+                        .arg(actionKindName(a->kind), actionOutcomeText(*a).toHtmlEscaped());
+        lines << line;
+    }
+    const QString when = hhmmss(m_lastCompleted->startedAt);
+    if (lines.isEmpty())
+        return QStringLiteral("<i>%1 is not a candidate of the run at %2</i> (no row of that id "
+                              "was stuck in a candidate status past its threshold); its audit "
+                              "history is below.")
+            .arg(rowId.toHtmlEscaped(), when);
+    return QStringLiteral("In the run at %1: ").arg(when) + lines.join(QStringLiteral("<br>"));
 }
 
 QTableView *MainWindow::candidateView() const

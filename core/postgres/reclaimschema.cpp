@@ -1,6 +1,7 @@
 #include "postgres/reclaimschema.h"
 
 #include "fencing/pgfence.h"
+#include "postgres/pgaudittrail.h"
 #include "postgres/rejectionlog.h"
 
 namespace reclaim {
@@ -45,6 +46,7 @@ QStringList reclaimSchemaStatements()
     // Operators' rejections (core/postgres/rejectionlog.cpp): a table of its own, added after
     // the first release, so every statement is additive and idempotent.
     statements << rejectionSchemaStatements();
+    statements << auditTrailSchemaStatements();
     return statements;
 }
 
