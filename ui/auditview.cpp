@@ -22,15 +22,13 @@ namespace {
 
 constexpr int kPageSize = 200;
 
-const char *const kResults[] = {"applied",  "stale",     "fenced",           "enqueue-failed",
-                                "dropped",  "rejected",  "rejection-undone", "lock-lost",
-                                "error"};
+const char *const kResults[] = {"applied",          "stale",     "fenced",
+                                "enqueue-failed",   "dropped",   "rejected",
+                                "rejection-undone", "lock-lost", "error"};
 
 // Seconds back from now for each "since" choice (0: any time).
-const std::pair<const char *, int> kSince[] = {{"Any time", 0},
-                                               {"Last hour", 3600},
-                                               {"Last 24 hours", 86400},
-                                               {"Last 7 days", 7 * 86400}};
+const std::pair<const char *, int> kSince[] = {
+    {"Any time", 0}, {"Last hour", 3600}, {"Last 24 hours", 86400}, {"Last 7 days", 7 * 86400}};
 
 } // namespace
 
@@ -139,14 +137,13 @@ void AuditView::setConfig(const ReclaimConfig &config)
             [this](const QString &path, qint64 rows, const QString &error) {
                 m_exporting = false;
                 m_export->setEnabled(true);
-                m_error = error.isEmpty() ? QString()
-                                          : QStringLiteral("Export failed: %1").arg(
-                                                redactSecrets(error));
+                m_error = error.isEmpty()
+                              ? QString()
+                              : QStringLiteral("Export failed: %1").arg(redactSecrets(error));
                 updateStatus();
                 if (error.isEmpty())
-                    m_status->setText(QStringLiteral("Exported %1 audit rows to %2")
-                                          .arg(rows)
-                                          .arg(path));
+                    m_status->setText(
+                        QStringLiteral("Exported %1 audit rows to %2").arg(rows).arg(path));
                 emit exportFinished(path, rows, error);
             });
     reload();
@@ -287,7 +284,8 @@ void AuditView::openExportDialog()
         dialog->setDefaultSuffix(filter.startsWith(QStringLiteral("JSON")) ? QStringLiteral("json")
                                                                            : QStringLiteral("csv"));
     });
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) { exportTo(path); });
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this](const QString &path) { exportTo(path); });
     dialog->open();
 }
 

@@ -56,8 +56,7 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
         emit actionFinished(action);
         peekLock();
     });
-    connect(worker, &RecoveryWorker::rejectionRecorded, this,
-            &ConsoleSession::rejectionRecorded);
+    connect(worker, &RecoveryWorker::rejectionRecorded, this, &ConsoleSession::rejectionRecorded);
     connect(worker, &RecoveryWorker::rejectionUndone, this, &ConsoleSession::rejectionUndone);
     connect(worker, &RecoveryWorker::lockStatus, this, [this](const LockStatus &status) {
         m_peekInFlight = false;

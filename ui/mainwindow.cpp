@@ -103,10 +103,9 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
             [this](const Action &action, const QString &error) {
                 showRejection(action, error, false);
             });
-    connect(m_session, &ConsoleSession::rejectionUndone, this,
-            [this](const Action &action, const QString &error) {
-                showRejection(action, error, true);
-            });
+    connect(
+        m_session, &ConsoleSession::rejectionUndone, this,
+        [this](const Action &action, const QString &error) { showRejection(action, error, true); });
     connect(m_banner, &Banner::profileRequested, this, &MainWindow::openProfileDialog);
     connect(m_runControls, &RunControls::autoRefreshChanged, this, [this](int seconds) {
         m_session->setAutoRefreshSeconds(seconds);
@@ -183,8 +182,9 @@ void MainWindow::buildActions()
     m_exportAudit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_exportAudit->setToolTip(QStringLiteral(
         "Write the audit rows matching the history view's filter to CSV or JSON (Ctrl+Shift+E)."));
-    connect(m_exportAudit, &QAction::triggered, this,
-            [this] { openAuditHistory(m_audit ? m_audit->filter() : AuditFilter{})->openExportDialog(); });
+    connect(m_exportAudit, &QAction::triggered, this, [this] {
+        openAuditHistory(m_audit ? m_audit->filter() : AuditFilter{})->openExportDialog();
+    });
     m_quit = new QAction(QStringLiteral("Quit"), this);
     m_quit->setShortcut(
         QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
@@ -651,13 +651,13 @@ QString MainWindow::jobNote(const QString &rowId) const
         const CandidateVerdict *v = m_lastCompleted->find(d.name, rowId);
         if (!v)
             continue;
-        QString line = QStringLiteral("<b>%1/%2</b>: <b style='color:%3'>%4</b> &mdash; %5; row "
-                                      "status %6, updatedAt %7")
-                           .arg(d.name.toHtmlEscaped(), rowId.toHtmlEscaped(),
-                                verdictColor(v->verdict).name(), verdictName(v->verdict),
-                                redactSecrets(v->summary()).toHtmlEscaped(),
-                                v->candidate.status.toHtmlEscaped(),
-                                v->candidate.updatedAtText.toHtmlEscaped());
+        QString line =
+            QStringLiteral("<b>%1/%2</b>: <b style='color:%3'>%4</b> &mdash; %5; row "
+                           "status %6, updatedAt %7")
+                .arg(d.name.toHtmlEscaped(), rowId.toHtmlEscaped(), verdictColor(v->verdict).name(),
+                     verdictName(v->verdict), redactSecrets(v->summary()).toHtmlEscaped(),
+                     v->candidate.status.toHtmlEscaped(),
+                     v->candidate.updatedAtText.toHtmlEscaped());
         if (const Action *a = m_actions->actionFor(d.name + u'/' + rowId))
             line += QStringLiteral("; %1: %2")
                         .arg(actionKindName(a->kind), actionOutcomeText(*a).toHtmlEscaped());
@@ -739,8 +739,7 @@ void MainWindow::updateApproval()
 {
     const QString blocker = approvalBlocker();
     const Action *action = m_actions->actionFor(m_currentKey);
-    const bool busy =
-        m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey);
+    const bool busy = m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey);
     const bool pending = action && action->result == ActionResult::Pending && !busy;
     m_approve->setEnabled(blocker.isEmpty());
     m_reject->setEnabled(!m_options.readOnly && pending && m_session->hasConfig());
@@ -821,10 +820,10 @@ void MainWindow::showRejection(const Action &action, const QString &error, bool 
         if (!undo)
             m_chart->recordAction(action);
         statusBar()->showMessage(
-            undo ? QStringLiteral("Rejection of %1 undone: it can be approved again.")
-                       .arg(action.id)
-                 : QStringLiteral("%1 %2: %3, recorded in reclaim.audit")
-                       .arg(actionKindName(action.kind), action.id, actionOutcomeText(action)),
+            undo
+                ? QStringLiteral("Rejection of %1 undone: it can be approved again.").arg(action.id)
+                : QStringLiteral("%1 %2: %3, recorded in reclaim.audit")
+                      .arg(actionKindName(action.kind), action.id, actionOutcomeText(action)),
             15000);
     }
     if (action.id == m_currentKey)

@@ -6,10 +6,10 @@ namespace reclaim {
 
 namespace {
 
-constexpr ActionResult kAllResults[] = {ActionResult::Pending,       ActionResult::Applied,
-                                        ActionResult::Stale,         ActionResult::Fenced,
-                                        ActionResult::EnqueueFailed, ActionResult::Dropped, ActionResult::Rejected,
-                                        ActionResult::LockLost,      ActionResult::Error};
+constexpr ActionResult kAllResults[] = {
+    ActionResult::Pending,  ActionResult::Applied,       ActionResult::Stale,
+    ActionResult::Fenced,   ActionResult::EnqueueFailed, ActionResult::Dropped,
+    ActionResult::Rejected, ActionResult::LockLost,      ActionResult::Error};
 
 LogLevel levelFor(RunReport::Outcome outcome)
 {

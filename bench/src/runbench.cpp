@@ -94,8 +94,8 @@ int runRunBench(const Args &args)
                         {QStringLiteral("error"), d.candidateError.value_or(QString())}});
     QJsonObject actions;
     for (ActionResult r : {ActionResult::Pending, ActionResult::Applied, ActionResult::Stale,
-                           ActionResult::Fenced, ActionResult::EnqueueFailed, ActionResult::Dropped, ActionResult::Rejected,
-                           ActionResult::LockLost, ActionResult::Error})
+                           ActionResult::Fenced, ActionResult::EnqueueFailed, ActionResult::Dropped,
+                           ActionResult::Rejected, ActionResult::LockLost, ActionResult::Error})
         if (const int n = report.count(r))
             actions.insert(actionResultName(r), n);
     const PhaseTimes &p = report.phases;

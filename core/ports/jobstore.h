@@ -49,8 +49,8 @@ struct Rejection
     // True when `candidate` is the row exactly as it was when rejected.
     bool covers(const Candidate &candidate) const
     {
-        return candidate.domain == domain && candidate.id == rowId &&
-               candidate.status == status && candidate.updatedAtText == updatedAtText;
+        return candidate.domain == domain && candidate.id == rowId && candidate.status == status &&
+               candidate.updatedAtText == updatedAtText;
     }
 };
 

@@ -70,9 +70,9 @@ Expected<AuditPage, StoreError> PgAuditTrail::page(const AuditPageRequest &reque
                              "generation, domain, row_id, action, observed_status, "
                              "observed_updated_at, result, coalesce(detail, '') "
                              "FROM reclaim.audit %1 ORDER BY id DESC LIMIT %2")
-                  .arg(where.isEmpty() ? QString()
-                                       : QStringLiteral("WHERE ") +
-                                             where.join(QStringLiteral(" AND ")))
+                  .arg(where.isEmpty()
+                           ? QString()
+                           : QStringLiteral("WHERE ") + where.join(QStringLiteral(" AND ")))
                   .arg(limit + 1));
     for (const QVariant &v : binds)
         q.addBindValue(v);

@@ -131,16 +131,16 @@ Expected<QList<Rejection>, StoreError> PgJobStore::activeRejections(const Domain
 Expected<Rejection, StoreError> PgJobStore::recordRejection(const Action &a, const Actor &actor)
 {
     if (m_readOnly)
-        return unexpected(StoreError{
-            QStringLiteral("a read-only console records no rejection (%1)").arg(a.id)});
+        return unexpected(
+            StoreError{QStringLiteral("a read-only console records no rejection (%1)").arg(a.id)});
     return writeRejection(*m_conn, a, actor);
 }
 
 Expected<int, StoreError> PgJobStore::undoRejection(const Action &a, const Actor &actor)
 {
     if (m_readOnly)
-        return unexpected(StoreError{
-            QStringLiteral("a read-only console undoes no rejection (%1)").arg(a.id)});
+        return unexpected(
+            StoreError{QStringLiteral("a read-only console undoes no rejection (%1)").arg(a.id)});
     return writeRejectionUndo(*m_conn, a, actor);
 }
 

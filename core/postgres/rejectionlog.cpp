@@ -63,21 +63,20 @@ Expected<Rejection, StoreError> writeRejection(PgConnection &conn, const Action 
     QSqlDatabase db = conn.database();
     QSqlQuery q(db);
     if (!db.transaction())
-        return unexpected(
-            conn.failure(QStringLiteral("beginning the rejection of %1").arg(a.id)));
+        return unexpected(conn.failure(QStringLiteral("beginning the rejection of %1").arg(a.id)));
     auto fail = [&](const QString &what) {
         StoreError e = conn.failure(what, q);
         db.rollback();
         return unexpected(e);
     };
-    Rejection r{a.domain, a.rowId, a.precondition.status, a.precondition.updatedAtText,
+    Rejection r{a.domain,         a.rowId, a.precondition.status, a.precondition.updatedAtText,
                 actorName(actor), {}};
     q.prepare(QStringLiteral(
         "INSERT INTO reclaim.rejection (domain, row_id, action, observed_status, "
         "observed_updated_at, rejected_by) VALUES (?, ?, ?, ?, ?, ?) RETURNING rejected_at"));
-    for (const QVariant &v : QVariantList{sqlText(a.domain), sqlText(a.rowId),
-                                          actionKindName(a.kind), sqlText(r.status),
-                                          sqlText(r.updatedAtText), sqlText(r.by)})
+    for (const QVariant &v :
+         QVariantList{sqlText(a.domain), sqlText(a.rowId), actionKindName(a.kind),
+                      sqlText(r.status), sqlText(r.updatedAtText), sqlText(r.by)})
         q.addBindValue(v);
     if (!q.exec() || !q.next())
         return fail(QStringLiteral("recording the rejection of %1").arg(a.id));
@@ -88,8 +87,7 @@ Expected<Rejection, StoreError> writeRejection(PgConnection &conn, const Action 
     if (!appendAudit(q, a, ActionResult::Rejected, detail, actor))
         return fail(QStringLiteral("writing the audit row of the rejection of %1").arg(a.id));
     if (!db.commit())
-        return unexpected(
-            conn.failure(QStringLiteral("committing the rejection of %1").arg(a.id)));
+        return unexpected(conn.failure(QStringLiteral("committing the rejection of %1").arg(a.id)));
     return r;
 }
 
@@ -116,10 +114,10 @@ Expected<int, StoreError> writeRejectionUndo(PgConnection &conn, const Action &a
         return fail(QStringLiteral("undoing the rejection of %1").arg(a.id));
     const int undone = q.numRowsAffected();
     if (undone > 0 &&
-        !appendAudit(q, a, rejectionUndoneResultName(),
-                     QStringLiteral("rejection undone by %1: offered again from the next run")
-                         .arg(by),
-                     actor))
+        !appendAudit(
+            q, a, rejectionUndoneResultName(),
+            QStringLiteral("rejection undone by %1: offered again from the next run").arg(by),
+            actor))
         return fail(QStringLiteral("writing the audit row of the undo of %1").arg(a.id));
     if (!db.commit())
         return unexpected(

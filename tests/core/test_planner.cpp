@@ -202,12 +202,22 @@ private slots:
         QTest::addColumn<QString>("updatedAt");
         QTest::addColumn<bool>("rejected");
         const QString seen = QStringLiteral("2026-01-01 10:00:00.123456");
-        QTest::newRow("unchanged") << "video" << "vj_1" << "PROCESSING" << seen << true;
-        QTest::newRow("updatedAt moved by a microsecond")
-            << "video" << "vj_1" << "PROCESSING" << "2026-01-01 10:00:00.123457" << false;
-        QTest::newRow("status moved") << "video" << "vj_1" << "QUEUED" << seen << false;
-        QTest::newRow("another row") << "video" << "vj_2" << "PROCESSING" << seen << false;
-        QTest::newRow("another domain") << "image" << "vj_1" << "PROCESSING" << seen << false;
+        QTest::newRow("unchanged") << "video"
+                                   << "vj_1"
+                                   << "PROCESSING" << seen << true;
+        QTest::newRow("updatedAt moved by a microsecond") << "video"
+                                                          << "vj_1"
+                                                          << "PROCESSING"
+                                                          << "2026-01-01 10:00:00.123457" << false;
+        QTest::newRow("status moved") << "video"
+                                      << "vj_1"
+                                      << "QUEUED" << seen << false;
+        QTest::newRow("another row") << "video"
+                                     << "vj_2"
+                                     << "PROCESSING" << seen << false;
+        QTest::newRow("another domain") << "image"
+                                        << "vj_1"
+                                        << "PROCESSING" << seen << false;
     }
     void aRejectionStandsWhileTheRowIsUnchanged()
     {
@@ -219,8 +229,10 @@ private slots:
         const ReclaimConfig config = fakeConfig();
         CallLog log;
         FakeJobStore store(&log);
-        const QDateTime at = QDateTime::fromString(QStringLiteral("2026-01-01T10:05:00Z"), Qt::ISODate);
-        store.rejections << Rejection{domain, rowId, status, updatedAt, QStringLiteral("alice@ops1"), at};
+        const QDateTime at =
+            QDateTime::fromString(QStringLiteral("2026-01-01T10:05:00Z"), Qt::ISODate);
+        store.rejections << Rejection{
+            domain, rowId, status, updatedAt, QStringLiteral("alice@ops1"), at};
         const auto planned = planActions(
             config.domains.at(0),
             {verdict(QStringLiteral("vj_1"), QStringLiteral("EXPORT"), Verdict::Absent)}, store, 4);

@@ -583,8 +583,8 @@ private slots:
         const Action *a = findAction(planned, QStringLiteral("video/vj_1"));
         QVERIFY(a);
         QCOMPARE(a->result, ActionResult::Pending);
-        const Actor alice{QStringLiteral("operator"), QStringLiteral("ops1"),
-                          QStringLiteral("alice"), {}};
+        const Actor alice{
+            QStringLiteral("operator"), QStringLiteral("ops1"), QStringLiteral("alice"), {}};
         QVERIFY(w.store.recordRejection(*a, alice).hasValue());
         QCOMPARE(w.store.audit.last().result, ActionResult::Rejected);
 

@@ -100,8 +100,9 @@ private slots:
         QCOMPARE(b->rejectedBy, QStringLiteral("alice@ops1"));
         const RunReport automatic = runOnce(engine, true);
         QCOMPARE(actionFor(automatic, m_row)->result, ActionResult::Rejected);
-        const auto row = sql(m_env, QStringLiteral("SELECT status, \"updatedAt\"::text FROM "
-                                                   "\"VideoJob\" WHERE id = ?"),
+        const auto row = sql(m_env,
+                             QStringLiteral("SELECT status, \"updatedAt\"::text FROM "
+                                            "\"VideoJob\" WHERE id = ?"),
                              {m_row});
         QCOMPARE(row.first().at(0).toString(), a->precondition.status);
         QCOMPARE(row.first().at(1).toString(), a->precondition.updatedAtText);

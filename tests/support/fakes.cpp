@@ -272,8 +272,12 @@ Expected<Rejection, StoreError> FakeJobStore::recordRejection(const Action &a, c
     m_log->append(QStringLiteral("store:reject:%1").arg(a.rowId));
     if (writeError)
         return unexpected(*writeError);
-    Rejection r{a.domain,         a.rowId, a.precondition.status, a.precondition.updatedAtText,
-                actorName(actor), QDateTime::currentDateTimeUtc()};
+    Rejection r{a.domain,
+                a.rowId,
+                a.precondition.status,
+                a.precondition.updatedAtText,
+                actorName(actor),
+                QDateTime::currentDateTimeUtc()};
     rejections << r;
     Action audited = a;
     audited.result = ActionResult::Rejected;

@@ -111,7 +111,7 @@ public:
     std::optional<StoreError> restoreError; // restorePayload() fails while set
     std::optional<StoreError> budgetError;  // recentRequeues() fails while set
     QList<Action> audit;
-    QList<Rejection> rejections; // active ones
+    QList<Rejection> rejections;               // active ones
     std::optional<StoreError> rejectionsError; // activeRejections() fails while set
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;

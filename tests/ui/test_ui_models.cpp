@@ -1,6 +1,7 @@
 // The console's models on synthetic reports: every model under QAbstractItemModelTester, each
 // verdict rendered with icon, word and colour, refreshes merged (selection kept, signals batched).
 #include "actionsmodel.h"
+#include "auditmodel.h"
 #include "candidateexport.h"
 #include "candidatefilterproxy.h"
 #include "candidaterows.h"
@@ -65,6 +66,7 @@ private slots:
     void unreadableDomainHasNoCounts();
     void actionsKeepHistoryAndReplacePlan();
     void aRejectionSaysWhoAndStaysOneRowAcrossRuns();
+    void auditPagesAreAskedForOneAtATime();
     void heldActionsAndStaleRowsSaySo();
     void freshnessFollowsTheRuns();
     void csvQuotesAndDefusesFormulas();
@@ -490,6 +492,50 @@ void TestUiModels::aRejectionSaysWhoAndStaysOneRowAcrossRuns()
     model.setReport(again);
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.actionFor(key)->result, ActionResult::Rejected);
+}
+
+// The history asks for the next page only when there is one and none is on its way, and stops
+// asking after a failure until it is cleared.
+void TestUiModels::auditPagesAreAskedForOneAtATime()
+{
+    AuditModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy asked(&model, &AuditModel::moreRequested);
+    QVERIFY(!model.canFetchMore({}));
+    AuditPage page;
+    for (qint64 id = 300; id > 100; --id) {
+        AuditEntry e;
+        e.id = id;
+        e.domain = QStringLiteral("video");
+        e.rowId = QStringLiteral("vj_%1").arg(id);
+        e.observedStatus = QStringLiteral("PROCESSING");
+        e.observedUpdatedAt = QStringLiteral("2026-12-03 02:00:00.1");
+        e.result = QStringLiteral("rejected");
+        e.detail = QStringLiteral("postgresql://u:hunter2@db/x");
+        page.entries << e;
+    }
+    page.more = true;
+    model.appendPage(page);
+    QCOMPARE(model.rowCount(), 200);
+    QCOMPARE(model.lastId(), 101);
+    QCOMPARE(model.index(0, AuditModel::JobColumn).data().toString(),
+             QStringLiteral("video/vj_300"));
+    QCOMPARE(model.index(0, AuditModel::PreconditionColumn).data().toString(),
+             QStringLiteral("PROCESSING \u00b7 2026-12-03 02:00:00.1"));
+    QVERIFY(!model.index(0, AuditModel::DetailColumn).data().toString().contains(u"hunter2"_s));
+    QVERIFY(model.canFetchMore({}));
+    model.fetchMore({});
+    model.fetchMore({}); // one on its way already: not asked twice
+    QCOMPARE(asked.count(), 1);
+    QVERIFY(model.loading());
+    model.appendPage(AuditPage{{}, false});
+    QVERIFY(!model.canFetchMore({}));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+    page.more = true;
+    model.appendPage(page);
+    model.setFailed(true);
+    QVERIFY(!model.canFetchMore({}));
 }
 
 void TestUiModels::heldActionsAndStaleRowsSaySo()
