@@ -1,6 +1,7 @@
 #include "service/auditexport.h"
 
 #include "config/connectionurl.h"
+#include "util/csvcell.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,16 +9,6 @@
 namespace reclaim {
 
 namespace {
-
-QString csvField(const QString &s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
-        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString quoted = s;
-    quoted.replace(QLatin1Char('"'), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
 
 QStringList fields(const AuditEntry &e)
 {
@@ -92,7 +83,7 @@ void AuditFileWriter::write(const QList<AuditEntry> &entries)
             QStringList quoted;
             quoted.reserve(f.size());
             for (const QString &s : f)
-                quoted << csvField(s);
+                quoted << csvCell(s);
             m_file.write(quoted.join(QLatin1Char(',')).toUtf8() + "\r\n");
         }
         ++m_written;

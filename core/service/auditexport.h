@@ -1,5 +1,5 @@
-// Writes audit rows to a file as CSV (one header line, RFC 4180 quoting) or JSON (an array of
-// objects), for the console's "Export audit".
+// Writes audit rows to a file as CSV (one header line, cells as util/csvcell.h writes them) or JSON
+// (an array of objects), for the console's "Export audit".
 #pragma once
 
 #include "ports/audittrail.h"

@@ -20,7 +20,7 @@ public:
     ~AuditWorker() override;
     Q_DISABLE_COPY_MOVE(AuditWorker)
 
-public slots:
+    // Called on the worker's thread (queued from the console).
     void setConfig(const reclaim::ReclaimConfig &config);
     // Answers with pageLoaded(ticket, ...): the caller's ticket tells a stale answer from the
     // current one.

@@ -63,6 +63,19 @@ private slots:
         QVERIFY(!csv.contains("hunter2"));
     }
 
+    // An error text must not run as a formula in a spreadsheet.
+    void csvDefusesFormulas()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("a.csv"));
+        AuditFileWriter w;
+        QString error;
+        QVERIFY(w.open(path, &error));
+        w.write({entry(1, QStringLiteral("=HYPERLINK(\"x\")"))});
+        QVERIFY(w.finish(&error));
+        QVERIFY(readAll(path).contains(",\"'=HYPERLINK(\"\"x\"\")\"\r\n"));
+    }
+
     void jsonIsAnArrayOfObjects()
     {
         QTemporaryDir dir;
