@@ -65,6 +65,7 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
     auto *rejectButton = new QToolButton(this);
     rejectButton->setDefaultAction(reject);
     rejectButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_rejectButton = rejectButton;
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -78,6 +79,7 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
 
     // The title on its own line: next to the buttons it ran under them in a narrow panel.
     auto *buttons = new QHBoxLayout;
+    m_buttons = buttons;
     buttons->addWidget(approveButton, 0, Qt::AlignTop);
     buttons->addWidget(rejectButton, 0, Qt::AlignTop);
     buttons->addWidget(m_hint, 1);
@@ -241,6 +243,20 @@ void ActionsPanel::selectKey(const QString &key)
     }
     m_selecting = false;
     updateSelected();
+}
+
+void ActionsPanel::setUndoAction(QAction *undo)
+{
+    auto *undoButton = new QToolButton(this);
+    undoButton->setDefaultAction(undo);
+    undoButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_buttons->insertWidget(m_buttons->indexOf(m_rejectButton) + 1, undoButton, 0, Qt::AlignTop);
+    auto swap = [this, undo, undoButton] {
+        undoButton->setVisible(undo->isEnabled());
+        m_rejectButton->setVisible(!undo->isEnabled());
+    };
+    connect(undo, &QAction::changed, this, swap);
+    swap();
 }
 
 void ActionsPanel::setApprovalHint(const QString &hint)

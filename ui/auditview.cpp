@@ -56,6 +56,8 @@ AuditView::AuditView(QWidget *parent)
     const auto add = [&](const QString &label, QWidget *field, int stretch) {
         auto *l = new QLabel(label, this);
         l->setBuddy(field);
+        l->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred); // the edits give way
+        field->setMinimumWidth(std::min(field->sizeHint().width(), 120));
         filters->addWidget(l);
         filters->addWidget(field, stretch);
     };

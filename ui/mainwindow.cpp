@@ -150,6 +150,7 @@ void MainWindow::buildActions()
     connect(m_reject, &QAction::triggered, this, &MainWindow::rejectCurrent);
     m_undoReject = new QAction(QStringLiteral("Undo rejection"), this);
     m_undoReject->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    m_undoReject->setIconText(QStringLiteral("Undo rejection (Ctrl+Z)"));
     m_undoReject->setToolTip(QStringLiteral(
         "Withdraw the recorded rejection of this action (Ctrl+Z): it can be approved again now, "
         "and every run offers it again."));
@@ -293,6 +294,7 @@ void MainWindow::buildLayout()
     // Right: the candidates across the full width, and below them the selected job's evidence
     // next to the actions to approve, so the evidence is in view when approving.
     m_actionsPanel = new ActionsPanel(m_actions, m_approve, m_reject, central);
+    m_actionsPanel->setUndoAction(m_undoReject);
     m_details = new DetailsPanel(central);
     m_bottom = new QSplitter(Qt::Horizontal, central);
     m_bottom->addWidget(
