@@ -263,7 +263,7 @@ class Bench {
   async measureAudit() {
     log(`6. console: the audit history over ${this.size.auditRows} audit rows`);
     this.results.audit = await this.bench(['audit', '--config', this.mainConfig, '--rows', String(this.size.auditRows),
-      '--reps', String(this.size.reps.console), '--scroll-pages', this.smoke ? '3' : '20'],
+      '--reps', String(this.size.reps.console), '--scroll-pages', this.smoke ? '3' : '20', '--idle-ms', this.smoke ? '300' : '2000'],
     this.env('bench_main', DB.main), { timeoutMs: 600000 });
   }
 

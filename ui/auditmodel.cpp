@@ -2,6 +2,8 @@
 
 #include "config/connectionurl.h"
 
+#include <QTimeZone>
+
 namespace reclaim::ui {
 
 AuditModel::AuditModel(QObject *parent) : QAbstractTableModel(parent) {}
@@ -34,7 +36,7 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case TimeColumn:
-            return e.at.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+            return m_timeTexts.at(index.row());
         case ResultColumn:
             return e.result;
         case JobColumn:
@@ -96,6 +98,7 @@ void AuditModel::clear()
 {
     beginResetModel();
     m_entries.clear();
+    m_timeTexts.clear();
     m_more = false;
     m_loading = false;
     m_failed = false;
@@ -111,6 +114,9 @@ void AuditModel::appendPage(const AuditPage &page)
     const int first = static_cast<int>(m_entries.size());
     beginInsertRows({}, first, first + static_cast<int>(page.entries.size()) - 1);
     m_entries << page.entries;
+    const QTimeZone local = QTimeZone::systemTimeZone();
+    for (const AuditEntry &e : page.entries)
+        m_timeTexts << e.at.toTimeZone(local).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     endInsertRows();
 }
 

@@ -52,6 +52,9 @@ signals:
 
 private:
     QList<AuditEntry> m_entries;
+    // Each row's local time, formatted once when its page arrives: a local-time conversion
+    // costs a stat() of the zone file, and painting asks for it again and again.
+    QList<QString> m_timeTexts;
     bool m_more = false;
     bool m_loading = false;
     bool m_failed = false;

@@ -25,7 +25,8 @@ const char *const kUsage =
     "       reclaim_bench scan    --config F [--reps N] [--unresolved-out FILE]\n"
     "       reclaim_bench run     --config F [--apply]\n"
     "       reclaim_bench console --config F [--reps N]\n"
-    "       reclaim_bench audit   --config F [--rows N] [--reps N] [--scroll-pages N]\n"
+    "       reclaim_bench audit   --config F [--rows N] [--reps N] [--scroll-pages N] [--idle-ms "
+    "MS]\n"
     "       reclaim_bench plot    --in latest.json --out plot.png\n";
 
 } // namespace
