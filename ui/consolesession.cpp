@@ -58,6 +58,7 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
     });
     connect(worker, &RecoveryWorker::rejectionRecorded, this, &ConsoleSession::rejectionRecorded);
     connect(worker, &RecoveryWorker::rejectionUndone, this, &ConsoleSession::rejectionUndone);
+    connect(worker, &RecoveryWorker::jobExplained, this, &ConsoleSession::jobExplained);
     connect(worker, &RecoveryWorker::lockStatus, this, [this](const LockStatus &status) {
         m_peekInFlight = false;
         emit lockStatus(status);
@@ -114,6 +115,16 @@ bool ConsoleSession::undoRejection(const Action &action)
     RecoveryWorker *worker = m_thread->worker();
     QMetaObject::invokeMethod(
         worker, [worker, action] { worker->undoRejection(action); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool ConsoleSession::explainJob(const QString &rowId)
+{
+    if (!m_thread)
+        return false;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker, rowId] { worker->explainJob(rowId); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -44,6 +44,9 @@ public:
     // (and nothing sent) in read-only mode or without a configuration.
     bool reject(const Action &action);
     bool undoRejection(const Action &action);
+    // Find a job by id on the worker thread (behind a run in flight). False without a
+    // configuration.
+    bool explainJob(const QString &rowId);
     void peekLock();
 
     // 0 turns automatic runs off.
@@ -59,6 +62,8 @@ signals:
     void actionFinished(const reclaim::Action &action);
     void rejectionRecorded(const reclaim::Action &action, const QString &error);
     void rejectionUndone(const reclaim::Action &action, const QString &error);
+    void jobExplained(const QString &rowId, const QList<reclaim::JobExplanation> &found,
+                      const QString &error);
     void lockStatus(const reclaim::LockStatus &status);
 
 private:

@@ -14,6 +14,7 @@
 #include "consolesession.h"
 #include "detailspanel.h"
 #include "domainlistmodel.h"
+#include "jobexplanationhtml.h"
 #include "lockpanel.h"
 #include "runchart.h"
 #include "runcontrols.h"
@@ -99,6 +100,14 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
         [this](const RunReport &report, const CandidateRows &rows) { showReport(report, rows); });
     connect(m_session, &ConsoleSession::lockStatus, this, &MainWindow::showLockStatus);
     connect(m_session, &ConsoleSession::actionFinished, this, &MainWindow::showActionResult);
+    connect(m_session, &ConsoleSession::jobExplained, this,
+            [this](const QString &rowId, const QList<JobExplanation> &found, const QString &error) {
+                if (!m_audit || rowId != m_lookedUp)
+                    return; // the operator has looked for another id since
+                m_audit->setJobNote(jobNote(rowId) + QStringLiteral("<br>") +
+                                    jobExplanationHtml(rowId, found, error));
+                emit jobExplanationShown(rowId);
+            });
     connect(m_session, &ConsoleSession::rejectionRecorded, this,
             [this](const Action &action, const QString &error) {
                 showRejection(action, error, false);
@@ -635,7 +644,12 @@ void MainWindow::findJob(const QString &rowId)
 {
     if (!m_audit)
         return;
+    m_lookedUp = rowId;
     m_audit->setJobNote(rowId.isEmpty() ? QString() : jobNote(rowId));
+    // The row and its queues now, whatever its status: on the worker thread, answered below.
+    if (!rowId.isEmpty() && m_session->explainJob(rowId))
+        m_audit->setJobNote(jobNote(rowId) +
+                            QStringLiteral("<br><i>Looking the row and its queues up\u2026</i>"));
     // A candidate of the latest run is selected in the main window too.
     for (const DomainReport &d : m_lastCompleted ? m_lastCompleted->domains : QList<DomainReport>())
         if (m_lastCompleted->find(d.name, rowId)) {

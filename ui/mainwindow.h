@@ -115,6 +115,8 @@ signals:
     void actionResultShown(const reclaim::Action &action);
     // A rejection (or its undo) came back from the database: recorded, or `error` says why not.
     void rejectionShown(const reclaim::Action &action, const QString &error);
+    // Find job by id: the lookup of the row and its queues came back and is shown.
+    void jobExplanationShown(const QString &rowId);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -176,6 +178,7 @@ private:
     QAction *m_quit = nullptr;
     QLabel *m_domainTitle = nullptr;
     AuditView *m_audit = nullptr;
+    QString m_lookedUp; // the id Find job by id asked about last
     std::optional<ReclaimConfig> m_config;
 
     QString m_currentKey;

@@ -89,6 +89,11 @@ public:
     // Appends an audit row for an action that wrote nothing (enqueue failed, dropped, ...).
     virtual void auditOnly(const Action &action, const Actor &actor) = 0;
 
+    // The row `rowId` of `domain` whatever its status and age (find a job by id), or nullopt
+    // when the table has no such row.
+    virtual Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &domain,
+                                                                   const QString &rowId) = 0;
+
     // The rejections of rows in `domain` that were not undone (empty where Reclaim's schema
     // does not exist yet).
     virtual Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) = 0;

@@ -123,6 +123,12 @@ void PgJobStore::auditOnly(const Action &a, const Actor &actor)
     (void)appendAudit(q, a, a.result, a.resultDetail, actor);
 }
 
+Expected<std::optional<Candidate>, StoreError> PgJobStore::readRow(const DomainConfig &d,
+                                                                   const QString &rowId)
+{
+    return readRowById(*m_conn, d, rowId);
+}
+
 Expected<QList<Rejection>, StoreError> PgJobStore::activeRejections(const DomainConfig &d)
 {
     return readActiveRejections(*m_conn, d.name);

@@ -54,6 +54,16 @@ Expected<int, StoreError> Engine::undoRejection(const Action &action, const Acto
     return (*store)->undoRejection(action, actor);
 }
 
+QList<JobExplanation> Engine::explainJob(const QString &rowId, QString *storeError)
+{
+    auto store = PgJobStore::open(m_config, true);
+    if (!store) {
+        *storeError = store.error().message;
+        return {};
+    }
+    return reclaim::explainJob(m_config, **store, m_redis->queue, rowId);
+}
+
 Expected<LockAttempt, RedisError> Engine::peekLock()
 {
     return m_redis->lock.peek();

@@ -5,6 +5,7 @@
 
 #include "config/reclaimconfig.h"
 #include "ports/recoverylock.h"
+#include "recovery/joblookup.h"
 #include "recovery/recoveryrun.h"
 
 #include <memory>
@@ -30,6 +31,9 @@ public:
     Expected<Rejection, StoreError> reject(const Action &action, const Actor &actor);
     Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor);
     Expected<LockAttempt, RedisError> peekLock();
+    // Find a job by id (recovery/joblookup.h): reads only, with a read-only store. Empty with
+    // `storeError` set when PostgreSQL cannot be reached at all.
+    QList<JobExplanation> explainJob(const QString &rowId, QString *storeError);
 
 private:
     ReclaimConfig m_config;

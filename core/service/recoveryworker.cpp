@@ -58,6 +58,8 @@ void registerMetaTypes()
     qRegisterMetaType<Candidate>();
     qRegisterMetaType<LockStatus>();
     qRegisterMetaType<ReclaimConfig>();
+    qRegisterMetaType<JobExplanation>();
+    qRegisterMetaType<QList<JobExplanation>>();
 }
 
 RecoveryWorker::RecoveryWorker(ReclaimConfig config) : m_config(std::move(config)) {}
@@ -149,6 +151,14 @@ void RecoveryWorker::undoRejection(const Action &action)
     pending.resultDetail.clear();
     pending.executedAt = {};
     emit rejectionUndone(pending, {});
+}
+
+void RecoveryWorker::explainJob(const QString &rowId)
+{
+    ensureEngine();
+    QString error;
+    const QList<JobExplanation> found = m_engine->explainJob(rowId, &error);
+    emit jobExplained(rowId, found, error);
 }
 
 void RecoveryWorker::peekLock()

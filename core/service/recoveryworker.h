@@ -5,6 +5,7 @@
 
 #include "config/reclaimconfig.h"
 #include "domain/runreport.h"
+#include "recovery/joblookup.h"
 
 #include <QObject>
 #include <QThread>
@@ -44,6 +45,8 @@ public slots:
     // rejectionUndone.
     void reject(const reclaim::Action &action);
     void undoRejection(const reclaim::Action &action);
+    // Find a job by id; answered by jobExplained.
+    void explainJob(const QString &rowId);
     void peekLock();
     void setConfig(const reclaim::ReclaimConfig &config);
 
@@ -57,6 +60,9 @@ signals:
     // `action` is Pending again when undone; unchanged, with `error` saying why, when not.
     void rejectionUndone(const reclaim::Action &action, const QString &error);
     void lockStatus(const reclaim::LockStatus &status);
+    // `error` is set when PostgreSQL could not be reached (nothing is known then).
+    void jobExplained(const QString &rowId, const QList<reclaim::JobExplanation> &found,
+                      const QString &error);
 
 private:
     void ensureEngine();
@@ -91,3 +97,4 @@ Q_DECLARE_METATYPE(reclaim::Action)
 Q_DECLARE_METATYPE(reclaim::Candidate)
 Q_DECLARE_METATYPE(reclaim::LockStatus)
 Q_DECLARE_METATYPE(reclaim::ReclaimConfig)
+Q_DECLARE_METATYPE(reclaim::JobExplanation)

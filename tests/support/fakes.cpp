@@ -2,6 +2,8 @@
 
 #include "recovery/domainscan.h"
 
+#include <QTimeZone>
+
 namespace reclaim::test {
 
 void FakeQueue::put(const QString &queue, const QString &jobId, const QString &state,
@@ -253,6 +255,22 @@ Expected<WriteOutcome, StoreError> FakeJobStore::applyAction(const DomainConfig 
 void FakeJobStore::auditOnly(const Action &a, const Actor &)
 {
     audit << a;
+}
+
+Expected<std::optional<Candidate>, StoreError> FakeJobStore::readRow(const DomainConfig &domain,
+                                                                     const QString &rowId)
+{
+    m_log->append(QStringLiteral("store:readRow:%1:%2").arg(domain.name, rowId));
+    if (readError)
+        return unexpected(*readError);
+    const auto it = rows.constFind(rowId);
+    if (it == rows.cend() || it->domain != domain.name)
+        return std::optional<Candidate>();
+    // The text as PostgreSQL would print it, read back as UTC (the console's time zone setting).
+    QDateTime at = QDateTime::fromString(it->updatedAt, QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+    at.setTimeZone(QTimeZone::utc());
+    return std::optional<Candidate>(
+        Candidate{it->domain, it->id, it->type, it->status, it->updatedAt, at, {}});
 }
 
 Expected<QList<Rejection>, StoreError> FakeJobStore::activeRejections(const DomainConfig &domain)

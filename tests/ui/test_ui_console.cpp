@@ -486,9 +486,27 @@ void TestUiConsole::auditHistoryPagesFiltersFindsAndExports()
     for (const AuditEntry &e : audit->model()->entries())
         QCOMPARE(e.rowId, QStringLiteral("hist-job"));
     QVERIFY(audit->statusText().contains(QStringLiteral("All 450")));
-    // Not a candidate: the note says so, the history is there all the same.
+    // No such row: the note says so (after looking at every table), the history is there.
+    QSignalSpy explained(m_window.get(), &MainWindow::jobExplanationShown);
     m_window->findJob(QStringLiteral("hist-job"));
     QVERIFY2(audit->jobNote().contains(QStringLiteral("not a candidate")),
+             qPrintable(audit->jobNote()));
+    QTRY_COMPARE_WITH_TIMEOUT(explained.count(), 1, 60000);
+    QVERIFY2(audit->jobNote().contains(QStringLiteral("no row hist-job")),
+             qPrintable(audit->jobNote()));
+    // A row that is no candidate (a job the app finished): its row and queue state, all the same.
+    QJsonObject done;
+    for (const QJsonValue &v : m_incident->incident().rows())
+        if (!v.toObject().value(QStringLiteral("candidate")).toBool() &&
+            !v.toObject().value(QStringLiteral("id")).toString().isEmpty() && done.isEmpty())
+            done = v.toObject();
+    QVERIFY(!done.isEmpty());
+    const QString doneId = done.value(QStringLiteral("id")).toString();
+    explained.clear();
+    m_window->findJob(doneId);
+    QTRY_COMPARE_WITH_TIMEOUT(explained.count(), 1, 60000);
+    QVERIFY2(audit->jobNote().contains(QStringLiteral("not a candidate")) &&
+                 audit->jobNote().contains(QStringLiteral("row status")),
              qPrintable(audit->jobNote()));
     // A candidate: the note has its verdict in the latest run.
     const QJsonObject unknown = m_incident->row(QStringLiteral("orphan-generate-parent-processing"),
