@@ -51,7 +51,7 @@ private slots:
                               {},
                               {}});
         if (inQueue)
-            queue.put(QStringLiteral("video-export"), QStringLiteral("video-EXPORT-vj_1"),
+            queue.put(QStringLiteral("video-export"), QStringLiteral("video-export-vj_1"),
                       QStringLiteral("active"));
         const auto found = explainJob(config, store, queue, QStringLiteral("vj_1"));
         QCOMPARE(found.size(), 1);

@@ -177,6 +177,23 @@ void TestUiScreenshot::rendersARejectionAndTheAuditHistory()
     const QString auditPath = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/audit-history.png");
     QVERIFY(audit->grab().save(auditPath, "PNG"));
     qInfo("screenshot: %s", qPrintable(auditPath));
+
+    // Find job by id (Ctrl+G) on the rejected job: what the latest run saw, the row and its
+    // queues now, and its history.
+    QSignalSpy explained(&window, &MainWindow::jobExplanationShown);
+    AuditFilter job;
+    job.rowId = key.section(u'/', 1);
+    window.openAuditHistory(job);
+    window.findJob(job.rowId);
+    QTRY_VERIFY_WITH_TIMEOUT(explained.count() >= 1, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(audit->model()->rowCount() >= 1, 30000);
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    problems = clippedLabels(audit);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    const QString findPath = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/audit-find-job.png");
+    QVERIFY(audit->grab().save(findPath, "PNG"));
+    qInfo("screenshot: %s", qPrintable(findPath));
 }
 
 void TestUiScreenshot::commandLineScreenshot()
