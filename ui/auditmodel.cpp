@@ -22,8 +22,10 @@ namespace {
 
 QString operatorText(const AuditEntry &e)
 {
-    const QString who = e.actorUser.isEmpty() ? e.actorHost : e.actorUser + u'@' + e.actorHost;
-    return QStringLiteral("%1 (%2)").arg(who, e.actorKind);
+    // As the rejection names its operator: the user, or the kind where no user name is known.
+    const QString who = e.actorUser.isEmpty() ? e.actorKind : e.actorUser;
+    const QString where = e.actorHost.isEmpty() ? who : who + u'@' + e.actorHost;
+    return e.actorUser.isEmpty() ? where : QStringLiteral("%1 (%2)").arg(where, e.actorKind);
 }
 
 } // namespace

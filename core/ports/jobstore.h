@@ -54,12 +54,12 @@ struct Rejection
     }
 };
 
-// "alice@host" (or whichever part is known): how an actor is named on screen and in rejections.
+// "alice@host" — or "operator@host" where no user name is known (no USER in the environment) —
+// how an actor is named on screen and in rejections.
 inline QString actorName(const Actor &actor)
 {
-    if (actor.user.isEmpty())
-        return actor.host.isEmpty() ? actor.kind : actor.host;
-    return actor.host.isEmpty() ? actor.user : actor.user + QLatin1Char('@') + actor.host;
+    const QString who = actor.user.isEmpty() ? actor.kind : actor.user;
+    return actor.host.isEmpty() ? who : who + QLatin1Char('@') + actor.host;
 }
 
 class JobStore

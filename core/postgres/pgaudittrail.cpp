@@ -49,8 +49,10 @@ Expected<AuditPage, StoreError> PgAuditTrail::page(const AuditPageRequest &reque
         binds << f.domain;
     }
     if (!f.actor.isEmpty()) {
-        where << QStringLiteral("(actor_user = ? OR actor_user || '@' || actor_host = ?)");
-        binds << f.actor << f.actor;
+        // As actorName() writes it: "user", "user@host", or "<kind>@host" without a user name.
+        where << QStringLiteral("(actor_user = ? OR actor_user || '@' || actor_host = ? OR "
+                                "(actor_user = '' AND actor_kind || '@' || actor_host = ?))");
+        binds << f.actor << f.actor << f.actor;
     }
     if (!f.result.isEmpty()) {
         where << QStringLiteral("result = ?");
