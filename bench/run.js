@@ -28,6 +28,7 @@ const SIZES = {
     direct: { candidates: [10000, 20000, 40000], jobs: [250000, 500000, 1000000] },
     lookup: { candidates: 20000, waits: [5000, 50000, 150000] },
     reps: { query: 5, lookup: 5, bullmq: 3, scan: 3, run: 3, console: 3 },
+    auditRows: 100000,
     floorRequests: 100000,
   },
   smoke: {
@@ -36,6 +37,7 @@ const SIZES = {
     direct: { candidates: [100, 200, 400], jobs: [2000, 4000, 8000] },
     lookup: { candidates: 1000, waits: [250, 1000, 3000] },
     reps: { query: 1, lookup: 1, bullmq: 1, scan: 1, run: 1, console: 1 },
+    auditRows: 2000,
     floorRequests: 2000,
   },
 };
@@ -64,7 +66,7 @@ class Bench {
     fs.mkdirSync(this.out, { recursive: true });
     this.results = {
       mode: this.smoke ? 'smoke' : 'full', startedAt: new Date().toISOString(), host: { cpus: os.cpus().length, loadAverageAtStart: os.loadavg() },
-      workloads: {}, query: null, lookup: {}, floors: {}, scan: null, runs: {}, growth: null, apply: null, console: null, daemon: null,
+      workloads: {}, query: null, lookup: {}, floors: {}, scan: null, runs: {}, growth: null, apply: null, console: null, audit: null, daemon: null,
     };
   }
 
@@ -256,6 +258,13 @@ class Bench {
     log('5. console: applying a full report, UI-thread stalls during a run');
     this.results.console = await this.bench(['console', '--config', this.mainConfig, '--reps', String(this.size.reps.console), '--idle-ms', this.smoke ? '300' : '2000'],
       this.env('bench_main', DB.main), { timeoutMs: 1800000 });
+  }
+
+  async measureAudit() {
+    log(`6. console: the audit history over ${this.size.auditRows} audit rows`);
+    this.results.audit = await this.bench(['audit', '--config', this.mainConfig, '--rows', String(this.size.auditRows),
+      '--reps', String(this.size.reps.console), '--scroll-pages', this.smoke ? '3' : '20', '--idle-ms', this.smoke ? '300' : '2000'],
+    this.env('bench_main', DB.main), { timeoutMs: 600000 });
   }
 
   async measureDaemon() {
@@ -458,6 +467,7 @@ class Bench {
     await this.measureConsole();
     await this.measureDaemon();
     await this.measureApply();
+    await this.measureAudit(); // after the applying run: its audit rows are Reclaim's, these the bench's
     await this.dropMain();
     await this.measureLookup();
     await this.buildAndRunDirect();
@@ -496,6 +506,7 @@ class Bench {
       }
     }
     if (r.console && r.console.candidates !== r.runs.main.candidates) problems.push(`the console showed ${r.console.candidates} candidates`);
+    if (r.audit && r.audit.auditRows >= 200 && r.audit.open.firstPageRows !== 200) problems.push(`the audit history's first page showed ${r.audit.open.firstPageRows} rows`);
     return problems;
   }
 

@@ -84,6 +84,8 @@ QVariant ActionsModel::data(const QModelIndex &index, int role) const
         return static_cast<int>(a.result);
     case ApprovingRole:
         return e.approving;
+    case RecordingRole:
+        return e.recording;
     default:
         break;
     }
@@ -95,6 +97,12 @@ QVariant ActionsModel::data(const QModelIndex &index, int role) const
         case ResultColumn:
             if (e.approving)
                 return QStringLiteral("running\u2026");
+            if (e.recording)
+                return a.result == ActionResult::Rejected ? QStringLiteral("undoing\u2026")
+                                                          : QStringLiteral("rejecting\u2026");
+            if (a.result == ActionResult::Rejected && !a.rejectedBy.isEmpty())
+                // The column is narrow: the operator's name; who@where is in the tooltip.
+                return QStringLiteral("rejected by %1").arg(a.rejectedBy.section(u'@', 0, 0));
             if (m_readOnly && pending)
                 return QStringLiteral("planned");
             if (held)
@@ -141,7 +149,7 @@ QVariant ActionsModel::data(const QModelIndex &index, int role) const
                                      ? QStringLiteral("ran at %1").arg(hhmmss(a.executedAt))
                                      : QStringLiteral("planned at %1").arg(hhmmss(e.plannedAt));
             return QStringLiteral("%1 (%2): %3")
-                .arg(actionResultText(a.result), when, actionResultMeaning(a.result));
+                .arg(actionOutcomeText(a), when, actionResultMeaning(a.result));
         }
         case DetailColumn:
             return actionDetailText(a);
@@ -198,7 +206,7 @@ void ActionsModel::setReport(const RunReport &report)
     // What was pending and is no longer planned goes; finished actions stay as history.
     for (qsizetype i = m_entries.size() - 1; i >= 0; --i) {
         const Entry &e = m_entries.at(i);
-        if (e.action.result == ActionResult::Pending && !e.approving &&
+        if (e.action.result == ActionResult::Pending && !e.approving && !e.recording &&
             !planned.contains(e.action.id)) {
             beginRemoveRows({}, static_cast<int>(i), static_cast<int>(i));
             m_entries.removeAt(i);
@@ -221,8 +229,15 @@ void ActionsModel::setReport(const RunReport &report)
             continue;
         }
         Entry &e = m_entries[row];
-        if (e.approving)
+        if (e.approving || e.recording)
             continue; // its result is on the way; that is what the operator needs to see
+        if (e.action.result == ActionResult::Rejected && a.result == ActionResult::Rejected &&
+            e.action.rejectedBy == a.rejectedBy && e.action.executedAt == a.executedAt) {
+            // The same rejection, seen again by this run: one row, not one per run.
+            e.action = a;
+            emitRowChanged(row);
+            continue;
+        }
         if (e.action.result != ActionResult::Pending) {
             // Planned again after it ran (e.g. it came back stale): keep what happened as
             // history and list the new plan after it; lookups by id find the newest.
@@ -257,6 +272,7 @@ void ActionsModel::updateAction(const Action &action)
     }
     m_entries[row].action = action;
     m_entries[row].approving = false;
+    m_entries[row].recording = false;
     emitRowChanged(row);
 }
 
@@ -269,17 +285,19 @@ void ActionsModel::setApproving(const QString &key, bool approving)
     emitRowChanged(row);
 }
 
-void ActionsModel::reject(const QString &key)
+void ActionsModel::setRecording(const QString &key, bool recording)
 {
     const int row = m_index.value(key, -1);
-    if (row < 0 || m_entries.at(row).action.result != ActionResult::Pending ||
-        m_entries.at(row).approving)
+    if (row < 0 || m_entries.at(row).recording == recording)
         return;
-    Action &a = m_entries[row].action;
-    a.result = ActionResult::Dropped;
-    a.resultDetail = QStringLiteral("rejected by the operator; nothing written");
-    a.executedAt = QDateTime::currentDateTimeUtc();
+    m_entries[row].recording = recording;
     emitRowChanged(row);
+}
+
+bool ActionsModel::isRecording(const QString &key) const
+{
+    const int row = m_index.value(key, -1);
+    return row >= 0 && m_entries.at(row).recording;
 }
 
 void ActionsModel::setHold(const QString &why)

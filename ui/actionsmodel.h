@@ -31,6 +31,7 @@ public:
         KeyRole = Qt::UserRole + 1, // Action::id, "<domain>/<row id>"
         ResultRole,                 // int(ActionResult)
         ApprovingRole,              // bool
+        RecordingRole,              // bool: a rejection (or its undo) is being recorded
     };
 
     explicit ActionsModel(QObject *parent = nullptr);
@@ -47,8 +48,10 @@ public:
     void setReport(const RunReport &report);
     void updateAction(const Action &action);
     void setApproving(const QString &key, bool approving);
-    // The operator said no: nothing is written; the action shows as dropped.
-    void reject(const QString &key);
+    // A rejection of the action, or the undo of one, is on its way to the database; its answer
+    // arrives through updateAction().
+    void setRecording(const QString &key, bool recording);
+    bool isRecording(const QString &key) const;
     // Pending actions are held (shown "on hold", `why` in their tooltip) while the tables show
     // an earlier run; an empty `why` releases them.
     void setHold(const QString &why);
@@ -69,6 +72,7 @@ private:
         Action action;
         QDateTime plannedAt;
         bool approving = false;
+        bool recording = false;
     };
     void rebuildIndex();
     void emitRowChanged(int row);

@@ -65,6 +65,7 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
     auto *rejectButton = new QToolButton(this);
     rejectButton->setDefaultAction(reject);
     rejectButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_rejectButton = rejectButton;
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -78,6 +79,7 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
 
     // The title on its own line: next to the buttons it ran under them in a narrow panel.
     auto *buttons = new QHBoxLayout;
+    m_buttons = buttons;
     buttons->addWidget(approveButton, 0, Qt::AlignTop);
     buttons->addWidget(rejectButton, 0, Qt::AlignTop);
     buttons->addWidget(m_hint, 1);
@@ -201,9 +203,14 @@ void ActionsPanel::updateSelected()
         return s.toHtmlEscaped();
     };
     const bool approving = current.data(ActionsModel::ApprovingRole).toBool();
+    const bool recording = current.data(ActionsModel::RecordingRole).toBool();
     QString result;
     if (approving)
         result = QStringLiteral("<b>running\u2026</b>");
+    else if (recording)
+        result = a->result == ActionResult::Rejected
+                     ? QStringLiteral("<b>undoing the rejection\u2026</b>")
+                     : QStringLiteral("<b>recording the rejection\u2026</b>");
     else if (a->result == ActionResult::Pending)
         result = QStringLiteral("<b>%1</b>")
                      .arg(m_model->readOnly()         ? QStringLiteral("planned, not run")
@@ -211,7 +218,7 @@ void ActionsPanel::updateSelected()
                                                       : QStringLiteral("on hold"));
     else
         result = QStringLiteral("<b style='color:%1'>%2</b> at %3")
-                     .arg(actionResultColor(a->result).name(), esc(actionResultText(a->result)),
+                     .arg(actionResultColor(a->result).name(), esc(actionOutcomeText(*a)),
                           hhmmss(a->executedAt));
     m_selected->setText(QStringLiteral("<b>%1</b> %2: %3 &mdash; %4<br>Only if %5.")
                             .arg(esc(actionKindName(a->kind)), esc(a->id), result,
@@ -241,6 +248,20 @@ void ActionsPanel::selectKey(const QString &key)
     }
     m_selecting = false;
     updateSelected();
+}
+
+void ActionsPanel::setUndoAction(QAction *undo)
+{
+    auto *undoButton = new QToolButton(this);
+    undoButton->setDefaultAction(undo);
+    undoButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_buttons->insertWidget(m_buttons->indexOf(m_rejectButton) + 1, undoButton, 0, Qt::AlignTop);
+    auto swap = [this, undo, undoButton] {
+        undoButton->setVisible(undo->isEnabled());
+        m_rejectButton->setVisible(!undo->isEnabled());
+    };
+    connect(undo, &QAction::changed, this, swap);
+    swap();
 }
 
 void ActionsPanel::setApprovalHint(const QString &hint)

@@ -8,7 +8,9 @@
 #include <QWidget>
 
 class QAction;
+class QHBoxLayout;
 class QLabel;
+class QToolButton;
 class QTableView;
 
 namespace reclaim::ui {
@@ -30,6 +32,9 @@ public:
     QString title() const;
     // The pane under the table: the selected action in full (plain text, for tests).
     QString selectedText() const;
+    // Undo of a rejection: its button takes the Reject button's place while it is enabled, so
+    // the way back is where the operator's eyes already are.
+    void setUndoAction(QAction *undo);
 
 signals:
     void actionSelected(const QString &key);
@@ -46,6 +51,8 @@ private:
     QLabel *m_title;
     QLabel *m_hint;
     QLabel *m_selected;
+    QHBoxLayout *m_buttons = nullptr;
+    QToolButton *m_rejectButton = nullptr;
     bool m_selecting = false;
     bool m_fitting = false;
     QTimer m_fitTimer;

@@ -1,6 +1,7 @@
 #include "candidateexport.h"
 
 #include "actionsmodel.h"
+#include "util/csvcell.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -41,20 +42,6 @@ QStringList fieldsOf(const CandidateRow &r, const ExportedRun &run)
             r.action ? preconditionText(r.action->precondition) : QString(),
             run.runId,
             run.stale ? QStringLiteral("true") : QStringLiteral("false")};
-}
-
-// RFC 4180 quoting. A cell a spreadsheet would evaluate as a formula (=, +, -, @ first) gets a
-// leading apostrophe: an error text from Redis must not run in someone's spreadsheet.
-QString csvCell(QString text)
-{
-    if (!text.isEmpty() && QStringLiteral("=+-@\t\r").contains(text.front()))
-        text.prepend(QLatin1Char('\''));
-    if (text.contains(QLatin1Char('"')) || text.contains(QLatin1Char(',')) ||
-        text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r'))) {
-        text.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        return QLatin1Char('"') + text + QLatin1Char('"');
-    }
-    return text;
 }
 
 } // namespace

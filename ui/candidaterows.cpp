@@ -53,7 +53,7 @@ QString CandidateRow::plannedTextOf(const CandidateRow &row)
     if (row.approving)
         return text + QStringLiteral(": running\u2026");
     if (a.result != ActionResult::Pending)
-        text += QStringLiteral(": ") + actionResultText(a.result);
+        text += QStringLiteral(": ") + actionOutcomeText(a);
     return text;
 }
 

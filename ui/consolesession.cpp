@@ -56,6 +56,9 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
         emit actionFinished(action);
         peekLock();
     });
+    connect(worker, &RecoveryWorker::rejectionRecorded, this, &ConsoleSession::rejectionRecorded);
+    connect(worker, &RecoveryWorker::rejectionUndone, this, &ConsoleSession::rejectionUndone);
+    connect(worker, &RecoveryWorker::jobExplained, this, &ConsoleSession::jobExplained);
     connect(worker, &RecoveryWorker::lockStatus, this, [this](const LockStatus &status) {
         m_peekInFlight = false;
         emit lockStatus(status);
@@ -92,6 +95,36 @@ bool ConsoleSession::approve(const Action &action, const Candidate &candidate)
     QMetaObject::invokeMethod(
         worker, [worker, action, candidate] { worker->approve(action, candidate); },
         Qt::QueuedConnection);
+    return true;
+}
+
+bool ConsoleSession::reject(const Action &action)
+{
+    if (!m_thread || m_options.readOnly)
+        return false;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker, action] { worker->reject(action); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool ConsoleSession::undoRejection(const Action &action)
+{
+    if (!m_thread || m_options.readOnly)
+        return false;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker, action] { worker->undoRejection(action); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool ConsoleSession::explainJob(const QString &rowId)
+{
+    if (!m_thread)
+        return false;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker, rowId] { worker->explainJob(rowId); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -40,6 +40,13 @@ public:
     bool runNow();
     // False (and nothing sent) in read-only mode or without a configuration.
     bool approve(const Action &action, const Candidate &candidate);
+    // Records the operator's rejection of `action` (or undoes one) on the worker thread. False
+    // (and nothing sent) in read-only mode or without a configuration.
+    bool reject(const Action &action);
+    bool undoRejection(const Action &action);
+    // Find a job by id on the worker thread (behind a run in flight). False without a
+    // configuration.
+    bool explainJob(const QString &rowId);
     void peekLock();
 
     // 0 turns automatic runs off.
@@ -53,6 +60,10 @@ signals:
     // `rows` are the candidate table's rows, already built from `report` off the UI thread.
     void runFinished(const reclaim::RunReport &report, const reclaim::ui::CandidateRows &rows);
     void actionFinished(const reclaim::Action &action);
+    void rejectionRecorded(const reclaim::Action &action, const QString &error);
+    void rejectionUndone(const reclaim::Action &action, const QString &error);
+    void jobExplained(const QString &rowId, const QList<reclaim::JobExplanation> &found,
+                      const QString &error);
     void lockStatus(const reclaim::LockStatus &status);
 
 private:

@@ -116,7 +116,7 @@ QString actionHtml(const CandidateVerdict &v, const Action *action, bool approvi
         html += QStringLiteral("<p><b>Running\u2026</b></p>");
     else if (a.result != ActionResult::Pending)
         html += QStringLiteral("<p>Result: <b style='color:%1'>%2</b> at %3 &mdash; %4</p>")
-                    .arg(actionResultColor(a.result).name(), esc(actionResultText(a.result)),
+                    .arg(actionResultColor(a.result).name(), esc(actionOutcomeText(a)),
                          a.executedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss")),
                          esc(redactSecrets(a.resultDetail.isEmpty() ? actionResultMeaning(a.result)
                                                                     : a.resultDetail)));

@@ -2,6 +2,7 @@
 
 #include "actionsmodel.h"
 #include "actionspanel.h"
+#include "auditview.h"
 #include "banner.h"
 #include "candidateexport.h"
 #include "candidatefilterproxy.h"
@@ -13,6 +14,7 @@
 #include "consolesession.h"
 #include "detailspanel.h"
 #include "domainlistmodel.h"
+#include "jobexplanationhtml.h"
 #include "lockpanel.h"
 #include "runchart.h"
 #include "runcontrols.h"
@@ -98,6 +100,21 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
         [this](const RunReport &report, const CandidateRows &rows) { showReport(report, rows); });
     connect(m_session, &ConsoleSession::lockStatus, this, &MainWindow::showLockStatus);
     connect(m_session, &ConsoleSession::actionFinished, this, &MainWindow::showActionResult);
+    connect(m_session, &ConsoleSession::jobExplained, this,
+            [this](const QString &rowId, const QList<JobExplanation> &found, const QString &error) {
+                if (!m_audit || rowId != m_lookedUp)
+                    return; // the operator has looked for another id since
+                m_audit->setJobNote(jobNote(rowId) + QStringLiteral("<br>") +
+                                    jobExplanationHtml(rowId, found, error));
+                emit jobExplanationShown(rowId);
+            });
+    connect(m_session, &ConsoleSession::rejectionRecorded, this,
+            [this](const Action &action, const QString &error) {
+                showRejection(action, error, false);
+            });
+    connect(
+        m_session, &ConsoleSession::rejectionUndone, this,
+        [this](const Action &action, const QString &error) { showRejection(action, error, true); });
     connect(m_banner, &Banner::profileRequested, this, &MainWindow::openProfileDialog);
     connect(m_runControls, &RunControls::autoRefreshChanged, this, [this](int seconds) {
         m_session->setAutoRefreshSeconds(seconds);
@@ -135,9 +152,18 @@ void MainWindow::buildActions()
     m_reject = new QAction(QStringLiteral("Reject"), this);
     m_reject->setShortcuts({QKeySequence(Qt::Key_R), QKeySequence(Qt::Key_Delete)});
     m_reject->setIconText(QStringLiteral("Reject (R)"));
-    m_reject->setToolTip(
-        QStringLiteral("Do not run this action (R or Delete). Nothing is written."));
+    m_reject->setToolTip(QStringLiteral(
+        "Do not run this action (R or Delete). The job row is not touched; the rejection is "
+        "recorded in reclaim.audit and the action is not offered again while the row keeps this "
+        "status and updatedAt."));
     connect(m_reject, &QAction::triggered, this, &MainWindow::rejectCurrent);
+    m_undoReject = new QAction(QStringLiteral("Undo rejection"), this);
+    m_undoReject->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    m_undoReject->setIconText(QStringLiteral("Undo rejection (Ctrl+Z)"));
+    m_undoReject->setToolTip(QStringLiteral(
+        "Withdraw the recorded rejection of this action (Ctrl+Z): it can be approved again now, "
+        "and every run offers it again."));
+    connect(m_undoReject, &QAction::triggered, this, &MainWindow::undoRejectionCurrent);
 
     m_profileAction = new QAction(QStringLiteral("Connection profile\u2026"), this);
     m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -147,6 +173,28 @@ void MainWindow::buildActions()
     m_export->setToolTip(
         QStringLiteral("Write the candidates the table shows to a CSV or JSON file (Ctrl+E)."));
     connect(m_export, &QAction::triggered, this, &MainWindow::openExportDialog);
+    m_auditHistory = new QAction(QStringLiteral("Audit history\u2026"), this);
+    m_auditHistory->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_auditHistory->setToolTip(QStringLiteral(
+        "Everything Reclaim did or was told not to do, newest first, filterable (Ctrl+H)."));
+    connect(m_auditHistory, &QAction::triggered, this, [this] { openAuditHistory(); });
+    m_findJob = new QAction(QStringLiteral("Find job by id\u2026"), this);
+    m_findJob->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    m_findJob->setToolTip(QStringLiteral(
+        "Look up any job row id: what the latest run saw of it and its audit history (Ctrl+G)."));
+    connect(m_findJob, &QAction::triggered, this, [this] {
+        AuditFilter f;
+        f.rowId = m_currentKey.section(u'/', 1);
+        openAuditHistory(f)->focusJobField();
+        findJob(f.rowId);
+    });
+    m_exportAudit = new QAction(QStringLiteral("Export audit\u2026"), this);
+    m_exportAudit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportAudit->setToolTip(QStringLiteral(
+        "Write the audit rows matching the history view's filter to CSV or JSON (Ctrl+Shift+E)."));
+    connect(m_exportAudit, &QAction::triggered, this, [this] {
+        openAuditHistory(m_audit ? m_audit->filter() : AuditFilter{})->openExportDialog();
+    });
     m_quit = new QAction(QStringLiteral("Quit"), this);
     m_quit->setShortcut(
         QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
@@ -159,6 +207,7 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
     file->addAction(m_export);
+    file->addAction(m_exportAudit);
     file->addSeparator();
     file->addAction(m_quit);
     QMenu *connection = menuBar()->addMenu(QStringLiteral("&Connection"));
@@ -186,6 +235,9 @@ void MainWindow::buildMenus()
     view->addSeparator();
     view->addActions(verdicts);
     view->addSeparator();
+    view->addAction(m_auditHistory);
+    view->addAction(m_findJob);
+    view->addSeparator();
     // Focus moves between the panels by number, left to right and top to bottom.
     const std::pair<QString, QWidget *> panels[] = {
         {QStringLiteral("Go to domains"), m_domainView},
@@ -205,8 +257,10 @@ void MainWindow::buildMenus()
     QMenu *actions = menuBar()->addMenu(QStringLiteral("&Actions"));
     actions->addAction(m_approve);
     actions->addAction(m_reject);
+    actions->addAction(m_undoReject);
     // Window-wide shortcuts (text fields still take their own letters first).
-    addActions({m_runNow, m_approve, m_reject, m_profileAction, m_export, filter});
+    addActions({m_runNow, m_approve, m_reject, m_undoReject, m_profileAction, m_export, filter,
+                m_auditHistory, m_findJob, m_exportAudit});
     addActions(verdicts);
 }
 
@@ -249,6 +303,7 @@ void MainWindow::buildLayout()
     // Right: the candidates across the full width, and below them the selected job's evidence
     // next to the actions to approve, so the evidence is in view when approving.
     m_actionsPanel = new ActionsPanel(m_actions, m_approve, m_reject, central);
+    m_actionsPanel->setUndoAction(m_undoReject);
     m_details = new DetailsPanel(central);
     m_bottom = new QSplitter(Qt::Horizontal, central);
     m_bottom->addWidget(
@@ -380,6 +435,9 @@ void MainWindow::applyConfig(const ReclaimConfig &config)
 {
     m_banner->clearMessage(QStringLiteral("config"));
     m_session->setConfig(config);
+    m_config = config;
+    if (m_audit)
+        m_audit->setConfig(config);
     m_banner->setMessage(
         QStringLiteral("mode"), Banner::Severity::Info,
         m_options.readOnly
@@ -566,6 +624,70 @@ void MainWindow::openExportDialog()
     dialog->open();
 }
 
+AuditView *MainWindow::openAuditHistory(const AuditFilter &filter)
+{
+    if (!m_audit) {
+        m_audit = new AuditView(this);
+        connect(m_audit, &AuditView::jobSearched, this, &MainWindow::findJob);
+        if (m_config)
+            m_audit->setConfig(*m_config);
+    }
+    m_audit->setFilter(filter);
+    m_audit->setJobNote(filter.rowId.isEmpty() ? QString() : jobNote(filter.rowId));
+    m_audit->show();
+    m_audit->raise();
+    m_audit->activateWindow();
+    return m_audit;
+}
+
+void MainWindow::findJob(const QString &rowId)
+{
+    if (!m_audit)
+        return;
+    m_lookedUp = rowId;
+    m_audit->setJobNote(rowId.isEmpty() ? QString() : jobNote(rowId));
+    // The row and its queues now, whatever its status: on the worker thread, answered below.
+    if (!rowId.isEmpty() && m_session->explainJob(rowId))
+        m_audit->setJobNote(jobNote(rowId) +
+                            QStringLiteral("<br><i>Looking the row and its queues up\u2026</i>"));
+    // A candidate of the latest run is selected in the main window too.
+    for (const DomainReport &d : m_lastCompleted ? m_lastCompleted->domains : QList<DomainReport>())
+        if (m_lastCompleted->find(d.name, rowId)) {
+            selectCandidate(d.name + u'/' + rowId);
+            break;
+        }
+}
+
+QString MainWindow::jobNote(const QString &rowId) const
+{
+    if (!m_lastCompleted)
+        return QStringLiteral("No run has completed yet: only the audit history is shown.");
+    QStringList lines;
+    for (const DomainReport &d : m_lastCompleted->domains) {
+        const CandidateVerdict *v = m_lastCompleted->find(d.name, rowId);
+        if (!v)
+            continue;
+        QString line =
+            QStringLiteral("<b>%1/%2</b>: <b style='color:%3'>%4</b> &mdash; %5; row "
+                           "status %6, updatedAt %7")
+                .arg(d.name.toHtmlEscaped(), rowId.toHtmlEscaped(), verdictColor(v->verdict).name(),
+                     verdictName(v->verdict), redactSecrets(v->summary()).toHtmlEscaped(),
+                     v->candidate.status.toHtmlEscaped(),
+                     v->candidate.updatedAtText.toHtmlEscaped());
+        if (const Action *a = m_actions->actionFor(d.name + u'/' + rowId))
+            line += QStringLiteral("; %1: %2")
+                        .arg(actionKindName(a->kind), actionOutcomeText(*a).toHtmlEscaped());
+        lines << line;
+    }
+    const QString when = hhmmss(m_lastCompleted->startedAt);
+    if (lines.isEmpty())
+        return QStringLiteral("<i>%1 is not a candidate of the run at %2</i> (no row of that id "
+                              "was stuck in a candidate status past its threshold); its audit "
+                              "history is below.")
+            .arg(rowId.toHtmlEscaped(), when);
+    return QStringLiteral("In the run at %1: ").arg(when) + lines.join(QStringLiteral("<br>"));
+}
+
 QTableView *MainWindow::candidateView() const
 {
     return m_candidatesPanel->view();
@@ -612,6 +734,13 @@ QString MainWindow::approvalBlocker() const
         return QStringLiteral("No action is planned for this job.");
     if (m_actions->isApproving(m_currentKey))
         return QStringLiteral("Running: re-checking under the lock, then executing\u2026");
+    if (m_actions->isRecording(m_currentKey))
+        return QStringLiteral("Recording the rejection (or its undo) in the database\u2026");
+    if (action->result == ActionResult::Rejected)
+        return QStringLiteral("Rejected by %1 at %2: not offered again while the row keeps this "
+                              "status and updatedAt. Undo the rejection (Ctrl+Z) to approve it.")
+            .arg(action->rejectedBy.isEmpty() ? QStringLiteral("an operator") : action->rejectedBy,
+                 hhmmss(action->executedAt));
     if (action->result != ActionResult::Pending)
         return QStringLiteral("Already done: %1 at %2.")
             .arg(actionResultText(action->result), hhmmss(action->executedAt));
@@ -626,10 +755,13 @@ void MainWindow::updateApproval()
 {
     const QString blocker = approvalBlocker();
     const Action *action = m_actions->actionFor(m_currentKey);
-    const bool pending =
-        action && action->result == ActionResult::Pending && !m_actions->isApproving(m_currentKey);
+    const bool busy = m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey);
+    const bool pending = action && action->result == ActionResult::Pending && !busy;
     m_approve->setEnabled(blocker.isEmpty());
-    m_reject->setEnabled(!m_options.readOnly && pending);
+    m_reject->setEnabled(!m_options.readOnly && pending && m_session->hasConfig());
+    m_undoReject->setEnabled(!m_options.readOnly && action &&
+                             action->result == ActionResult::Rejected && !busy &&
+                             m_session->hasConfig());
     m_approve->setText(pending ? QStringLiteral("Approve %1").arg(actionKindName(action->kind))
                                : QStringLiteral("Approve"));
     m_approve->setIconText(m_approve->text() +
@@ -658,18 +790,62 @@ void MainWindow::approveCurrent()
     updateApproval();
 }
 
+// A rejection is the operator's decision, so it is recorded (reclaim.rejection and its audit
+// row) before it is shown: until the database answers the action reads "rejecting…", and if the
+// write fails it stays awaiting approval with the reason in the banner.
 void MainWindow::rejectCurrent()
 {
     const Action *action = m_actions->actionFor(m_currentKey);
     if (m_options.readOnly || !action || action->result != ActionResult::Pending ||
-        m_actions->isApproving(m_currentKey))
+        m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey))
         return;
-    m_actions->reject(m_currentKey);
-    const Action rejected = *m_actions->actionFor(m_currentKey);
-    m_candidates->updateAction(rejected);
-    m_chart->recordAction(rejected);
+    if (!m_session->reject(*action))
+        return;
+    m_actions->setRecording(m_currentKey, true);
     refreshDetails();
     updateApproval();
+}
+
+void MainWindow::undoRejectionCurrent()
+{
+    const Action *action = m_actions->actionFor(m_currentKey);
+    if (m_options.readOnly || !action || action->result != ActionResult::Rejected ||
+        m_actions->isRecording(m_currentKey))
+        return;
+    if (!m_session->undoRejection(*action))
+        return;
+    m_actions->setRecording(m_currentKey, true);
+    refreshDetails();
+    updateApproval();
+}
+
+void MainWindow::showRejection(const Action &action, const QString &error, bool undo)
+{
+    m_actions->setRecording(action.id, false);
+    const QString what = undo ? QStringLiteral("Undoing the rejection of %1").arg(action.id)
+                              : QStringLiteral("Rejecting %1").arg(action.id);
+    if (!error.isEmpty()) {
+        m_banner->setMessage(
+            QStringLiteral("rejection"), Banner::Severity::Warning,
+            QStringLiteral("%1 was not recorded: %2. The action is unchanged (%3).")
+                .arg(what, redactSecrets(error), actionResultText(action.result)));
+    } else {
+        m_banner->clearMessage(QStringLiteral("rejection"));
+        m_actions->updateAction(action);
+        m_candidates->updateAction(action);
+        if (!undo)
+            m_chart->recordAction(action);
+        statusBar()->showMessage(
+            undo
+                ? QStringLiteral("Rejection of %1 undone: it can be approved again.").arg(action.id)
+                : QStringLiteral("%1 %2: %3, recorded in reclaim.audit")
+                      .arg(actionKindName(action.kind), action.id, actionOutcomeText(action)),
+            15000);
+    }
+    if (action.id == m_currentKey)
+        refreshDetails();
+    updateApproval();
+    emit rejectionShown(action, error);
 }
 
 } // namespace reclaim::ui

@@ -7,6 +7,7 @@
 #include "connectionprofile.h"
 #include "domain/runreport.h"
 #include "freshness.h"
+#include "ports/audittrail.h"
 #include "service/recoveryworker.h"
 
 #include <QMainWindow>
@@ -23,6 +24,7 @@ namespace reclaim::ui {
 
 class ActionsModel;
 class ActionsPanel;
+class AuditView;
 class Banner;
 class CandidateFilterProxy;
 class CandidatesPanel;
@@ -77,6 +79,14 @@ public:
     // Asks where to export (a non-blocking file dialog), then exports.
     void openExportDialog();
 
+    // The audit history window (created on first use), its filter set to `filter`.
+    AuditView *openAuditHistory(const AuditFilter &filter = {});
+    AuditView *auditView() const { return m_audit; }
+    // Find a job by id: its audit history, and what the latest run saw of it, if anything.
+    void findJob(const QString &rowId);
+    // What the latest completed run saw of rows with this id ("" when none is a candidate).
+    QString jobNote(const QString &rowId) const;
+
     ConsoleSession *session() const { return m_session; }
     CandidateTableModel *candidateModel() const { return m_candidates; }
     CandidateFilterProxy *candidateProxy() const { return m_proxy; }
@@ -91,8 +101,11 @@ public:
     Banner *banner() const { return m_banner; }
     QAction *approveAction() const { return m_approve; }
     QAction *rejectAction() const { return m_reject; }
+    QAction *undoRejectionAction() const { return m_undoReject; }
     QAction *runNowAction() const { return m_runNow; }
     QAction *exportAction() const { return m_export; }
+    QAction *auditHistoryAction() const { return m_auditHistory; }
+    QAction *findJobAction() const { return m_findJob; }
     int reportsShown() const { return m_reportsShown; }
     bool lockShown() const { return m_lockShown; }
 
@@ -100,6 +113,10 @@ signals:
     void reportShown();
     void lockStatusShown();
     void actionResultShown(const reclaim::Action &action);
+    // A rejection (or its undo) came back from the database: recorded, or `error` says why not.
+    void rejectionShown(const reclaim::Action &action, const QString &error);
+    // Find job by id: the lookup of the row and its queues came back and is shown.
+    void jobExplanationShown(const QString &rowId);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -121,6 +138,8 @@ private:
     void updateApproval();
     void approveCurrent();
     void rejectCurrent();
+    void undoRejectionCurrent();
+    void showRejection(const Action &action, const QString &error, bool undo);
 
     Settings &m_settings;
     ConnectionProfile m_profile;
@@ -150,10 +169,17 @@ private:
     QAction *m_runNow = nullptr;
     QAction *m_approve = nullptr;
     QAction *m_reject = nullptr;
+    QAction *m_undoReject = nullptr;
     QAction *m_profileAction = nullptr;
     QAction *m_export = nullptr;
+    QAction *m_auditHistory = nullptr;
+    QAction *m_findJob = nullptr;
+    QAction *m_exportAudit = nullptr;
     QAction *m_quit = nullptr;
     QLabel *m_domainTitle = nullptr;
+    AuditView *m_audit = nullptr;
+    QString m_lookedUp; // the id Find job by id asked about last
+    std::optional<ReclaimConfig> m_config;
 
     QString m_currentKey;
     bool m_syncingSelection = false;

@@ -157,6 +157,8 @@ QString actionResultText(ActionResult r)
         return QStringLiteral("enqueue failed");
     case ActionResult::Dropped:
         return QStringLiteral("dropped");
+    case ActionResult::Rejected:
+        return QStringLiteral("rejected");
     case ActionResult::LockLost:
         return QStringLiteral("lock lost");
     case ActionResult::Error:
@@ -187,6 +189,8 @@ QColor actionResultColor(ActionResult r)
     case ActionResult::Stale:
     case ActionResult::Dropped:
         return QColor(0x61, 0x61, 0x61);
+    case ActionResult::Rejected:
+        return QColor(0x6a, 0x1b, 0x9a);
     case ActionResult::Fenced:
     case ActionResult::EnqueueFailed:
     case ActionResult::LockLost:
@@ -206,6 +210,8 @@ QIcon actionResultIcon(ActionResult r)
     case ActionResult::Stale:
     case ActionResult::Dropped:
         return cachedIcon(r, Shape::Diamond, actionResultColor(r), QStringLiteral("-"));
+    case ActionResult::Rejected:
+        return cachedIcon(r, Shape::Square, actionResultColor(r), QStringLiteral("\u00d7"));
     case ActionResult::Fenced:
     case ActionResult::EnqueueFailed:
     case ActionResult::LockLost:
@@ -231,14 +237,25 @@ QString actionResultMeaning(ActionResult r)
     case ActionResult::EnqueueFailed:
         return QStringLiteral("The enqueue did not leave a runnable job; the row is untouched.");
     case ActionResult::Dropped:
+        return QStringLiteral("Not run: re-checked and no longer ABSENT, or the lock was busy.");
+    case ActionResult::Rejected:
         return QStringLiteral(
-            "Not run: re-checked and no longer ABSENT, rejected, or the lock was busy.");
+            "Not run: an operator rejected it (recorded in reclaim.audit). It is not offered again "
+            "while the row keeps this status and updatedAt; undo the rejection (Ctrl+Z) to offer "
+            "it again.");
     case ActionResult::LockLost:
         return QStringLiteral("The lock expired or changed hands; no write issued.");
     case ActionResult::Error:
         return QStringLiteral("The database write failed; nothing committed.");
     }
     return {};
+}
+
+QString actionOutcomeText(const Action &a)
+{
+    if (a.result == ActionResult::Rejected && !a.rejectedBy.isEmpty())
+        return QStringLiteral("rejected by %1").arg(a.rejectedBy);
+    return actionResultText(a.result);
 }
 
 QIcon runningIcon()

@@ -26,6 +26,8 @@ QString actionResultShortText(ActionResult r);
 QColor actionResultColor(ActionResult r);
 QIcon actionResultIcon(ActionResult r);
 QString actionResultMeaning(ActionResult r);
+// The result as the operator reads it: "rejected by alice@ops1" for a rejection, else the text.
+QString actionOutcomeText(const Action &a);
 
 // The "approval in flight" state, which is the console's, not the core's.
 QIcon runningIcon();

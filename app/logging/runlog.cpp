@@ -7,10 +7,10 @@ namespace reclaim {
 
 namespace {
 
-constexpr ActionResult kAllResults[] = {ActionResult::Pending,       ActionResult::Applied,
-                                        ActionResult::Stale,         ActionResult::Fenced,
-                                        ActionResult::EnqueueFailed, ActionResult::Dropped,
-                                        ActionResult::LockLost,      ActionResult::Error};
+constexpr ActionResult kAllResults[] = {
+    ActionResult::Pending,  ActionResult::Applied,       ActionResult::Stale,
+    ActionResult::Fenced,   ActionResult::EnqueueFailed, ActionResult::Dropped,
+    ActionResult::Rejected, ActionResult::LockLost,      ActionResult::Error};
 
 LogLevel levelFor(RunReport::Outcome outcome)
 {
@@ -33,6 +33,7 @@ LogLevel levelFor(ActionResult result)
     case ActionResult::Applied:
     case ActionResult::Stale:
     case ActionResult::Dropped:
+    case ActionResult::Rejected:
         return LogLevel::Info;
     case ActionResult::Fenced:
     case ActionResult::EnqueueFailed:

@@ -105,6 +105,14 @@ function evaluate(r) {
       `${fmt(c.maxStallDuringRunMs.median, 1)} ms before the report arrives; idle probe ${fmt(c.idleProbe.maxStallMs, 1)} ms`, null, '≤ 50 ms',
       c.maxStallWithApplyMs.median <= 50);
   }
+  // 6. Audit history.
+  if (r.audit) {
+    const a = r.audit;
+    add('6', `audit history: UI-thread time to the first page of ${fmt(a.auditRows)} audit rows`, `${fmt(a.open.firstPageUiMs.median, 1)} ms`,
+      `open to first page painted ${fmt(a.open.openToFirstPageMs.median, 1)} ms (query on the audit thread)`, null, '< 100 ms', a.open.firstPageUiMs.median < 100);
+    add('6', 'audit history: longest UI-thread stall (open, scroll, one job)', `${fmt(a.targets.worstStallMs, 1)} ms`,
+      `${a.scroll.pages} more pages scrolled, ${fmt(a.scroll.msPerPage, 1)} ms each; idle probe ${fmt(a.idleProbe.maxStallMs, 1)} ms`, null, '≤ 50 ms', a.targets.worstStallMs <= 50);
+  }
   return rows;
 }
 
@@ -191,6 +199,14 @@ function markdown(r, png) {
       `${fmt(c.refreshApplyCallMs.median, 1)} / ${fmt(c.refreshApplyUiMs.median, 1)} ms. Stall probe (5 ms timer) during a real run started from the window: ` +
       `longest ${fmt(c.maxStallWithApplyMs.median, 1)} ms including the report's arrival, ${fmt(c.maxStallDuringRunMs.median, 1)} ms before it; ` +
       `the same probe with nothing running: ${fmt(c.idleProbe.maxStallMs, 1)} ms.`, '');
+  }
+  if (r.audit) {
+    const a = r.audit;
+    L.push('## 6. Audit history', '', `${fmt(a.auditRows)} rows in \`reclaim.audit\`, the history window opened fresh (offscreen): the window's own calls ` +
+      `${fmt(a.open.openCallMs.median, 1)} ms, inserting and painting the first page ${fmt(a.open.applyAndPaintMs.median, 1)} ms ` +
+      `(${fmt(a.open.firstPageRows)} rows); open to first page painted ${fmt(a.open.openToFirstPageMs.median, 1)} ms, the keyset query running on the audit thread. ` +
+      `Scrolling ${a.scroll.pages} further pages: ${fmt(a.scroll.msPerPage, 1)} ms per page, longest stall ${fmt(a.scroll.probe.maxStallMs, 1)} ms. ` +
+      `One job's history (find by id): ${fmt(a.openJob.firstPageUiMs.median, 1)} ms UI time, ${fmt(a.openJob.openToFirstPageMs.median, 1)} ms to the first page.`, '');
   }
   if (r.daemon) {
     L.push('## Idle daemon', '', `\`reclaim --daemon --dry-run\` on the main workload: VmRSS ${r.daemon.samplesKiB.map((x) => fmt(x / MiB, 1)).join(', ')} MiB while idle after its first run ` +

@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "service/engine.h"
 #include "settings.h"
+#include "stallprobe.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -27,60 +28,6 @@ void settle()
         QCoreApplication::processEvents(QEventLoop::AllEvents);
     }
 }
-
-// Watches the UI thread: a 5 ms timer; each tick's lateness is UI-thread time spent elsewhere.
-class StallProbe final : public QObject
-{
-public:
-    explicit StallProbe(QObject *parent = nullptr) : QObject(parent)
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(5);
-        connect(&m_timer, &QTimer::timeout, this, [this] {
-            const double now = m_clock.nsecsElapsed() / 1e6;
-            const double late = now - m_last - 5.0;
-            m_last = now;
-            ++m_ticks;
-            if (late > m_maxLate) {
-                m_maxLate = late;
-                m_maxAt = now;
-            }
-            if (late > 16)
-                ++m_over16;
-            if (late > 50)
-                ++m_over50;
-        });
-    }
-
-    void start()
-    {
-        m_clock.start();
-        m_last = 0;
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    double now() const { return m_clock.nsecsElapsed() / 1e6; }
-
-    QJsonObject toJson() const
-    {
-        return {{QStringLiteral("maxStallMs"), m_maxLate},
-                {QStringLiteral("maxStallAtMs"), m_maxAt},
-                {QStringLiteral("ticks"), m_ticks},
-                {QStringLiteral("stallsOver16Ms"), m_over16},
-                {QStringLiteral("stallsOver50Ms"), m_over50}};
-    }
-    double maxStall() const { return m_maxLate; }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    double m_last = 0;
-    double m_maxLate = 0;
-    double m_maxAt = 0;
-    int m_ticks = 0;
-    int m_over16 = 0;
-    int m_over50 = 0;
-};
 
 std::unique_ptr<MainWindow> newWindow(ui::Settings &settings, const QString &configPath)
 {

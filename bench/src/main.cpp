@@ -1,5 +1,6 @@
 // reclaim_bench: the measuring half of the benchmark (bench/run.js drives it). One subcommand
 // per measurement; each prints one JSON object on stdout.
+#include "auditbench.h"
 #include "benchutil.h"
 #include "consolebench.h"
 #include "lookupbench.h"
@@ -24,6 +25,8 @@ const char *const kUsage =
     "       reclaim_bench scan    --config F [--reps N] [--unresolved-out FILE]\n"
     "       reclaim_bench run     --config F [--apply]\n"
     "       reclaim_bench console --config F [--reps N]\n"
+    "       reclaim_bench audit   --config F [--rows N] [--reps N] [--scroll-pages N] [--idle-ms "
+    "MS]\n"
     "       reclaim_bench plot    --in latest.json --out plot.png\n";
 
 } // namespace
@@ -31,7 +34,8 @@ const char *const kUsage =
 int main(int argc, char **argv)
 {
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
-    const bool gui = command == QLatin1String("console") || command == QLatin1String("plot");
+    const bool gui = command == QLatin1String("console") || command == QLatin1String("audit") ||
+                     command == QLatin1String("plot");
     if (gui && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     std::unique_ptr<QCoreApplication> app(gui ? new QApplication(argc, argv)
@@ -53,6 +57,8 @@ int main(int argc, char **argv)
         return runRunBench(args);
     if (command == QLatin1String("console"))
         return runConsoleBench(args);
+    if (command == QLatin1String("audit"))
+        return runAuditBench(args);
     if (command == QLatin1String("plot"))
         return runPlot(args);
     QTextStream(stderr) << kUsage;

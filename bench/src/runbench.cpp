@@ -95,7 +95,7 @@ int runRunBench(const Args &args)
     QJsonObject actions;
     for (ActionResult r : {ActionResult::Pending, ActionResult::Applied, ActionResult::Stale,
                            ActionResult::Fenced, ActionResult::EnqueueFailed, ActionResult::Dropped,
-                           ActionResult::LockLost, ActionResult::Error})
+                           ActionResult::Rejected, ActionResult::LockLost, ActionResult::Error})
         if (const int n = report.count(r))
             actions.insert(actionResultName(r), n);
     const PhaseTimes &p = report.phases;

@@ -22,6 +22,8 @@ QString actionResultName(ActionResult r)
         return QStringLiteral("enqueue-failed");
     case ActionResult::Dropped:
         return QStringLiteral("dropped");
+    case ActionResult::Rejected:
+        return QStringLiteral("rejected");
     case ActionResult::LockLost:
         return QStringLiteral("lock-lost");
     case ActionResult::Error:

@@ -20,7 +20,8 @@ enum class ActionResult
     Stale,         // 0 rows: the row moved on after it was read; nothing else done
     Fenced,        // a newer run has started: this run may no longer write
     EnqueueFailed, // the enqueue did not leave a runnable job; the row is untouched
-    Dropped,       // re-checked before running and no longer ABSENT, or rejected
+    Dropped,       // re-checked before running and no longer ABSENT, or the lock was busy
+    Rejected,      // an operator said no (recorded; not offered again while the row is unchanged)
     LockLost,      // the run's lock expired or changed hands; no write issued
     Error,         // the database write itself failed (nothing committed), or the plan could not
                    // be settled (the restore query failed or returned no JSON object): nothing
@@ -68,6 +69,7 @@ struct Action
     qint64 auditId = 0;
     QDateTime executedAt;
     ParentChange parent;
+    QString rejectedBy; // Rejected only: the operator ("user@host") whose "no" is recorded
 };
 
 } // namespace reclaim

@@ -155,6 +155,8 @@ QJsonObject actionJson(const Action &a)
         o.insert(QStringLiteral("resultDetail"), a.resultDetail);
     if (a.executedAt.isValid())
         o.insert(QStringLiteral("executedAt"), a.executedAt.toString(Qt::ISODateWithMs));
+    if (!a.rejectedBy.isEmpty())
+        o.insert(QStringLiteral("rejectedBy"), a.rejectedBy);
     if (a.kind == ActionKind::Requeue) {
         o.insert(QStringLiteral("queue"), a.queue);
         o.insert(QStringLiteral("jobId"), a.jobId);

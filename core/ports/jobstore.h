@@ -8,6 +8,7 @@
 #include "util/expected.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <optional>
@@ -33,6 +34,33 @@ struct WriteOutcome
     ActionResult result = ActionResult::Applied; // Applied, Stale or Fenced
     ParentChange parent;
 };
+
+// An operator's recorded "no" to the action planned for a row as it was then: while the row
+// still has this status and updatedAt, no run offers the action again.
+struct Rejection
+{
+    QString domain;
+    QString rowId;
+    QString status;
+    QString updatedAtText;
+    QString by; // "user@host"
+    QDateTime at;
+
+    // True when `candidate` is the row exactly as it was when rejected.
+    bool covers(const Candidate &candidate) const
+    {
+        return candidate.domain == domain && candidate.id == rowId && candidate.status == status &&
+               candidate.updatedAtText == updatedAtText;
+    }
+};
+
+// "alice@host" — or "operator@host" where no user name is known (no USER in the environment) —
+// how an actor is named on screen and in rejections.
+inline QString actorName(const Actor &actor)
+{
+    const QString who = actor.user.isEmpty() ? actor.kind : actor.user;
+    return actor.host.isEmpty() ? who : who + QLatin1Char('@') + actor.host;
+}
 
 class JobStore
 {
@@ -72,6 +100,24 @@ public:
     // that left nothing runnable (enqueue-failed, dropped) gives its retry-budget use back.
     // Best effort, on a new connection if the old one was lost.
     virtual void auditOnly(const Action &action, const Actor &actor) = 0;
+
+    // The row `rowId` of `domain` whatever its status and age (find a job by id), or nullopt
+    // when the table has no such row.
+    virtual Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &domain,
+                                                                   const QString &rowId) = 0;
+
+    // The rejections of rows in `domain` that were not undone (empty where Reclaim's schema
+    // does not exist yet).
+    virtual Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) = 0;
+
+    // Records that `actor` rejected `action` on its row as observed (the action's precondition),
+    // with its audit row, in one transaction.
+    virtual Expected<Rejection, StoreError> recordRejection(const Action &action,
+                                                            const Actor &actor) = 0;
+
+    // Undoes the active rejections of the action's row, with an audit row, in one transaction.
+    // How many were undone (0: there was none).
+    virtual Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) = 0;
 };
 
 } // namespace reclaim

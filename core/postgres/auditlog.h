@@ -6,6 +6,7 @@
 #include "ports/jobstore.h"
 
 #include <optional>
+#include <QString>
 
 class QSqlQuery;
 
@@ -26,5 +27,15 @@ std::optional<qint64> recordIntent(QSqlQuery &query, const Action &action, const
 // statement failed or found no such row.
 bool finishAudit(QSqlQuery &query, qint64 auditId, ActionResult result, const QString &detail,
                  bool releaseBudget);
+// The audit result of an operator undoing a rejection: not an action's result, so not an
+// ActionResult.
+inline QString rejectionUndoneResultName()
+{
+    return QStringLiteral("rejection-undone");
+}
+
+// The same with the result's name spelled out (rejectionUndoneResultName()).
+bool appendAudit(QSqlQuery &query, const Action &action, const QString &resultName,
+                 const QString &detail, const Actor &actor);
 
 } // namespace reclaim

@@ -35,6 +35,56 @@ CandidateQuery candidateQuery(const DomainConfig &d)
     return out;
 }
 
+namespace {
+
+// The columns every row read selects, in the order candidateFrom() reads them.
+QString selectColumns(const DomainConfig &d)
+{
+    const JobColumns &c = d.columns;
+    const QString typeExpr = c.type.isEmpty() ? QStringLiteral("''")
+                                              : quoteIdentifier(c.type) + QStringLiteral("::text");
+    return QStringLiteral("%1::text, %2::text, %3, %4::text, extract(epoch FROM %4)::float8, "
+                          "row_to_json(t)::text")
+        .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
+             quoteIdentifier(c.updatedAt));
+}
+
+Candidate candidateFrom(const QSqlQuery &q, const DomainConfig &d)
+{
+    Candidate cand;
+    cand.domain = d.name;
+    cand.id = q.value(0).toString();
+    cand.status = q.value(1).toString();
+    cand.type = q.value(2).toString();
+    cand.updatedAtText = q.value(3).toString();
+    cand.updatedAt = QDateTime::fromMSecsSinceEpoch(
+        static_cast<qint64>(q.value(4).toDouble() * 1000.0), Qt::UTC);
+    cand.rowJson = q.value(5).toString();
+    return cand;
+}
+
+} // namespace
+
+Expected<std::optional<Candidate>, StoreError>
+readRowById(PgConnection &conn, const DomainConfig &d, const QString &rowId)
+{
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    // ::text on the column, so an id that is not of the column's type finds nothing rather than
+    // failing the statement.
+    if (!q.prepare(
+            QStringLiteral("SELECT %1 FROM %2 AS t WHERE %3::text = ?")
+                .arg(selectColumns(d), quoteIdentifier(d.table), quoteIdentifier(d.columns.id))))
+        return unexpected(
+            conn.failure(QStringLiteral("preparing the row lookup of %1").arg(d.name), q));
+    q.addBindValue(rowId);
+    if (!q.exec())
+        return unexpected(conn.failure(QStringLiteral("reading %1 row %2").arg(d.table, rowId), q));
+    if (!q.next())
+        return std::optional<Candidate>();
+    return std::optional<Candidate>(candidateFrom(q, d));
+}
+
 Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const DomainConfig &d)
 {
     const CandidateQuery query = candidateQuery(d);
@@ -48,18 +98,8 @@ Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const 
     if (!q.exec())
         return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
     QList<Candidate> out;
-    while (q.next()) {
-        Candidate cand;
-        cand.domain = d.name;
-        cand.id = q.value(0).toString();
-        cand.status = q.value(1).toString();
-        cand.type = q.value(2).toString();
-        cand.updatedAtText = q.value(3).toString();
-        cand.updatedAt = QDateTime::fromMSecsSinceEpoch(
-            static_cast<qint64>(q.value(4).toDouble() * 1000.0), Qt::UTC);
-        cand.rowJson = q.value(5).toString();
-        out << cand;
-    }
+    while (q.next())
+        out << candidateFrom(q, d);
     if (q.lastError().isValid())
         return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
     return out;

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QString>
 #include <QVariantList>
+#include <optional>
 
 namespace reclaim {
 
@@ -25,5 +26,9 @@ CandidateQuery candidateQuery(const DomainConfig &domain);
 
 Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn,
                                                       const DomainConfig &domain);
+
+// One row by id, whatever its status and age, read as a candidate would be.
+Expected<std::optional<Candidate>, StoreError>
+readRowById(PgConnection &conn, const DomainConfig &domain, const QString &rowId);
 
 } // namespace reclaim

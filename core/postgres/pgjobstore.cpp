@@ -5,6 +5,7 @@
 #include "postgres/candidatequery.h"
 #include "postgres/conditionalwrite.h"
 #include "postgres/reclaimschema.h"
+#include "postgres/rejectionlog.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -252,6 +253,33 @@ void PgJobStore::finishPending()
         if (!done)
             m_unfinished << p;
     }
+}
+
+Expected<std::optional<Candidate>, StoreError> PgJobStore::readRow(const DomainConfig &d,
+                                                                   const QString &rowId)
+{
+    return readRowById(*m_conn, d, rowId);
+}
+
+Expected<QList<Rejection>, StoreError> PgJobStore::activeRejections(const DomainConfig &d)
+{
+    return readActiveRejections(*m_conn, d.name);
+}
+
+Expected<Rejection, StoreError> PgJobStore::recordRejection(const Action &a, const Actor &actor)
+{
+    if (m_readOnly)
+        return unexpected(
+            StoreError{QStringLiteral("a read-only console records no rejection (%1)").arg(a.id)});
+    return writeRejection(*m_conn, a, actor);
+}
+
+Expected<int, StoreError> PgJobStore::undoRejection(const Action &a, const Actor &actor)
+{
+    if (m_readOnly)
+        return unexpected(
+            StoreError{QStringLiteral("a read-only console undoes no rejection (%1)").arg(a.id)});
+    return writeRejectionUndo(*m_conn, a, actor);
 }
 
 } // namespace reclaim

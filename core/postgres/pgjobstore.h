@@ -38,6 +38,12 @@ public:
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
+    Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &domain,
+                                                           const QString &rowId) override;
+    Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) override;
+    Expected<Rejection, StoreError> recordRejection(const Action &action,
+                                                    const Actor &actor) override;
+    Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) override;
 
     QString connectionName() const;
 

@@ -1,6 +1,8 @@
 #include "postgres/reclaimschema.h"
 
 #include "fencing/pgfence.h"
+#include "postgres/pgaudittrail.h"
+#include "postgres/rejectionlog.h"
 
 namespace reclaim {
 
@@ -48,6 +50,10 @@ QStringList reclaimSchemaStatements()
                        "AND column_name = 'audit_id') THEN "
                        "ALTER TABLE reclaim.requeue ADD COLUMN audit_id bigint; END IF; END$$"),
     };
+    // Operators' rejections (core/postgres/rejectionlog.cpp): a table of its own, added after
+    // the first release, so every statement is additive and idempotent.
+    statements << rejectionSchemaStatements();
+    statements << auditTrailSchemaStatements();
     return statements;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <optional>
 
 namespace reclaim {
 
@@ -42,15 +43,32 @@ QString absentReason(const DomainConfig &domain, const CandidateVerdict &v)
     return reason;
 }
 
+// The operator's recorded "no" stands while the row is as it was: nothing runs, nothing is
+// offered, and the action says who said it and when.
+void markRejected(Action &a, const Rejection &r)
+{
+    a.result = ActionResult::Rejected;
+    a.rejectedBy = r.by;
+    a.executedAt = r.at;
+    a.resultDetail =
+        QStringLiteral("rejected by %1 at %2; not offered again while the row stays %3, updatedAt "
+                       "%4 (undo the rejection to offer it again)")
+            .arg(r.by, r.at.toString(Qt::ISODate), r.status, r.updatedAtText);
+}
+
 } // namespace
 
 QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdict> &verdicts,
                           JobStore &store, qint64 generation)
 {
     QList<Action> actions;
+    // Read once per domain, and only when there is something to plan.
+    std::optional<Expected<QList<Rejection>, StoreError>> rejections;
     for (const CandidateVerdict &v : verdicts) {
         if (v.verdict != Verdict::Absent)
             continue;
+        if (!rejections)
+            rejections = store.activeRejections(domain);
         Action a = baseAction(domain, v, generation);
         a.kind = ActionKind::Fail;
         a.reason = absentReason(domain, v);
@@ -95,6 +113,15 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
                 a.jobId = domain.currentJobId(v.candidate.id, v.candidate.type);
                 a.payload = **payload;
             }
+        }
+        if (!*rejections) {
+            // Cannot tell whether an operator said no to it: write nothing.
+            a.result = ActionResult::Error;
+            a.resultDetail = rejections->error().message;
+        } else {
+            for (const Rejection &r : **rejections)
+                if (r.covers(v.candidate))
+                    markRejected(a, r);
         }
         actions << a;
     }

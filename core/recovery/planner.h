@@ -1,5 +1,7 @@
 // Stage 5: an action for every ABSENT candidate — REQUEUE where its input can be rebuilt from
 // the database and the retry budget allows, FAIL otherwise. Nothing for SCHEDULED or UNKNOWN.
+// A candidate an operator rejected as it is now (same status and updatedAt) gets its action
+// already Rejected, so no run executes or offers it; once the row moves on it is planned anew.
 #pragma once
 
 #include "config/domainconfig.h"

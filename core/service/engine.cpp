@@ -38,6 +38,32 @@ Action Engine::approve(const Action &action, const Candidate &candidate, const A
     return run.runApproved(action, candidate, actor);
 }
 
+Expected<Rejection, StoreError> Engine::reject(const Action &action, const Actor &actor)
+{
+    auto store = PgJobStore::open(m_config, false);
+    if (!store)
+        return unexpected(store.error());
+    return (*store)->recordRejection(action, actor);
+}
+
+Expected<int, StoreError> Engine::undoRejection(const Action &action, const Actor &actor)
+{
+    auto store = PgJobStore::open(m_config, false);
+    if (!store)
+        return unexpected(store.error());
+    return (*store)->undoRejection(action, actor);
+}
+
+QList<JobExplanation> Engine::explainJob(const QString &rowId, QString *storeError)
+{
+    auto store = PgJobStore::open(m_config, true);
+    if (!store) {
+        *storeError = store.error().message;
+        return {};
+    }
+    return reclaim::explainJob(m_config, **store, m_redis->queue, rowId);
+}
+
 Expected<LockAttempt, RedisError> Engine::peekLock()
 {
     return m_redis->lock.peek();

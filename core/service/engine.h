@@ -5,6 +5,7 @@
 
 #include "config/reclaimconfig.h"
 #include "ports/recoverylock.h"
+#include "recovery/joblookup.h"
 #include "recovery/recoveryrun.h"
 
 #include <memory>
@@ -26,7 +27,13 @@ public:
 
     RunReport run(const RunRequest &request);
     Action approve(const Action &action, const Candidate &candidate, const Actor &actor);
+    // Records the operator's rejection of `action` (see JobStore::recordRejection).
+    Expected<Rejection, StoreError> reject(const Action &action, const Actor &actor);
+    Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor);
     Expected<LockAttempt, RedisError> peekLock();
+    // Find a job by id (recovery/joblookup.h): reads only, with a read-only store. Empty with
+    // `storeError` set when PostgreSQL cannot be reached at all.
+    QList<JobExplanation> explainJob(const QString &rowId, QString *storeError);
 
 private:
     ReclaimConfig m_config;

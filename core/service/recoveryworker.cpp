@@ -58,6 +58,8 @@ void registerMetaTypes()
     qRegisterMetaType<Candidate>();
     qRegisterMetaType<LockStatus>();
     qRegisterMetaType<ReclaimConfig>();
+    qRegisterMetaType<JobExplanation>();
+    qRegisterMetaType<QList<JobExplanation>>();
 }
 
 RecoveryWorker::RecoveryWorker(ReclaimConfig config) : m_config(std::move(config)) {}
@@ -110,6 +112,54 @@ void RecoveryWorker::approve(const Action &action, const Candidate &candidate)
     const Action done = m_engine->approve(action, candidate, actorOf(QStringLiteral("operator")));
     m_busy.store(false);
     emit actionFinished(done);
+}
+
+void RecoveryWorker::reject(const Action &action)
+{
+    ensureEngine();
+    m_busy.store(true);
+    const auto recorded = m_engine->reject(action, actorOf(QStringLiteral("operator")));
+    m_busy.store(false);
+    if (!recorded) {
+        emit rejectionRecorded(action, recorded.error().message);
+        return;
+    }
+    Action rejected = action;
+    rejected.result = ActionResult::Rejected;
+    rejected.rejectedBy = recorded->by;
+    rejected.executedAt = recorded->at;
+    rejected.resultDetail =
+        QStringLiteral("rejected by %1; recorded in reclaim.audit, not offered again while the row "
+                       "stays %2, updatedAt %3")
+            .arg(recorded->by, recorded->status, recorded->updatedAtText);
+    emit rejectionRecorded(rejected, {});
+}
+
+void RecoveryWorker::undoRejection(const Action &action)
+{
+    ensureEngine();
+    m_busy.store(true);
+    const auto undone = m_engine->undoRejection(action, actorOf(QStringLiteral("operator")));
+    m_busy.store(false);
+    if (!undone) {
+        emit rejectionUndone(action, undone.error().message);
+        return;
+    }
+    // 0 undone: someone else undid it already; either way no rejection stands now.
+    Action pending = action;
+    pending.result = ActionResult::Pending;
+    pending.rejectedBy.clear();
+    pending.resultDetail.clear();
+    pending.executedAt = {};
+    emit rejectionUndone(pending, {});
+}
+
+void RecoveryWorker::explainJob(const QString &rowId)
+{
+    ensureEngine();
+    QString error;
+    const QList<JobExplanation> found = m_engine->explainJob(rowId, &error);
+    emit jobExplained(rowId, found, error);
 }
 
 void RecoveryWorker::peekLock()

@@ -5,6 +5,7 @@
 
 #include "config/reclaimconfig.h"
 #include "domain/runreport.h"
+#include "recovery/joblookup.h"
 
 #include <QObject>
 #include <QThread>
@@ -42,6 +43,12 @@ public slots:
     void runNow(const QString &trigger, bool dryRun, bool executeActions, const QString &actorKind,
                 const QString &runId = {});
     void approve(const reclaim::Action &action, const reclaim::Candidate &candidate);
+    // The operator's rejection, recorded (or its undo); answered by rejectionRecorded /
+    // rejectionUndone.
+    void reject(const reclaim::Action &action);
+    void undoRejection(const reclaim::Action &action);
+    // Find a job by id; answered by jobExplained.
+    void explainJob(const QString &rowId);
     void peekLock();
     void setConfig(const reclaim::ReclaimConfig &config);
 
@@ -50,7 +57,14 @@ signals:
     void progress(const QString &phase, int done, int total);
     void runFinished(const reclaim::RunReport &report);
     void actionFinished(const reclaim::Action &action);
+    // `action` is Rejected when recorded; unchanged, with `error` saying why, when not.
+    void rejectionRecorded(const reclaim::Action &action, const QString &error);
+    // `action` is Pending again when undone; unchanged, with `error` saying why, when not.
+    void rejectionUndone(const reclaim::Action &action, const QString &error);
     void lockStatus(const reclaim::LockStatus &status);
+    // `error` is set when PostgreSQL could not be reached (nothing is known then).
+    void jobExplained(const QString &rowId, const QList<reclaim::JobExplanation> &found,
+                      const QString &error);
 
 private:
     void ensureEngine();
@@ -85,3 +99,4 @@ Q_DECLARE_METATYPE(reclaim::Action)
 Q_DECLARE_METATYPE(reclaim::Candidate)
 Q_DECLARE_METATYPE(reclaim::LockStatus)
 Q_DECLARE_METATYPE(reclaim::ReclaimConfig)
+Q_DECLARE_METATYPE(reclaim::JobExplanation)

@@ -227,6 +227,98 @@ private slots:
         QVERIFY(planned.first().resultDetail.contains(budgetFails ? QStringLiteral("budget")
                                                                   : QStringLiteral("restore")));
     }
+
+    // An operator's rejection stands exactly while the row is as it was when rejected: a later
+    // updatedAt or another status (the row moved on), another row, another domain or an undone
+    // rejection leave the action pending again.
+    void aRejectionStandsWhileTheRowIsUnchanged_data()
+    {
+        QTest::addColumn<QString>("domain");
+        QTest::addColumn<QString>("rowId");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("updatedAt");
+        QTest::addColumn<bool>("rejected");
+        const QString seen = QStringLiteral("2026-01-01 10:00:00.123456");
+        QTest::newRow("unchanged") << "video"
+                                   << "vj_1"
+                                   << "PROCESSING" << seen << true;
+        QTest::newRow("updatedAt moved by a microsecond") << "video"
+                                                          << "vj_1"
+                                                          << "PROCESSING"
+                                                          << "2026-01-01 10:00:00.123457" << false;
+        QTest::newRow("status moved") << "video"
+                                      << "vj_1"
+                                      << "QUEUED" << seen << false;
+        QTest::newRow("another row") << "video"
+                                     << "vj_2"
+                                     << "PROCESSING" << seen << false;
+        QTest::newRow("another domain") << "image"
+                                        << "vj_1"
+                                        << "PROCESSING" << seen << false;
+    }
+    void aRejectionStandsWhileTheRowIsUnchanged()
+    {
+        QFETCH(QString, domain);
+        QFETCH(QString, rowId);
+        QFETCH(QString, status);
+        QFETCH(QString, updatedAt);
+        QFETCH(bool, rejected);
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        const QDateTime at =
+            QDateTime::fromString(QStringLiteral("2026-01-01T10:05:00Z"), Qt::ISODate);
+        store.rejections << Rejection{
+            domain, rowId, status, updatedAt, QStringLiteral("alice@ops1"), at};
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("EXPORT"), Verdict::Absent)}, store, 4);
+        QCOMPARE(planned.size(), 1);
+        const Action &a = planned.first();
+        QCOMPARE(a.result, rejected ? ActionResult::Rejected : ActionResult::Pending);
+        QCOMPARE(actionKindName(a.kind), QStringLiteral("FAIL")); // what was rejected stays named
+        if (rejected) {
+            QCOMPARE(a.rejectedBy, QStringLiteral("alice@ops1"));
+            QCOMPARE(a.executedAt, at);
+            QVERIFY2(a.resultDetail.contains(QStringLiteral("rejected by alice@ops1")),
+                     qPrintable(a.resultDetail));
+        } else {
+            QVERIFY(a.rejectedBy.isEmpty());
+        }
+        QCOMPARE(log.count(QStringLiteral("store:rejections:video")), 1);
+    }
+
+    void rejectionsAreReadOncePerDomainAndOnlyWhenSomethingIsPlanned()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        planActions(config.domains.at(0),
+                    {verdict(QStringLiteral("vj_1"), QStringLiteral("EXPORT"), Verdict::Scheduled),
+                     verdict(QStringLiteral("vj_2"), QStringLiteral("EXPORT"), Verdict::Unknown)},
+                    store, 1);
+        QCOMPARE(log.count(QStringLiteral("store:rejections:video")), 0);
+        planActions(config.domains.at(0),
+                    {verdict(QStringLiteral("vj_1"), QStringLiteral("EXPORT"), Verdict::Absent),
+                     verdict(QStringLiteral("vj_2"), QStringLiteral("EXPORT"), Verdict::Absent)},
+                    store, 1);
+        QCOMPARE(log.count(QStringLiteral("store:rejections:video")), 1);
+    }
+
+    // Whether an operator said no cannot be told: nothing may run.
+    void unreadableRejectionsWriteNothing()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        store.rejectionsError = StoreError{QStringLiteral("rejections: connection lost")};
+        const auto planned = planActions(
+            config.domains.at(0),
+            {verdict(QStringLiteral("vj_1"), QStringLiteral("EXPORT"), Verdict::Absent)}, store, 1);
+        QCOMPARE(planned.size(), 1);
+        QCOMPARE(planned.first().result, ActionResult::Error);
+        QVERIFY(planned.first().resultDetail.contains(QStringLiteral("rejections")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPlanner)

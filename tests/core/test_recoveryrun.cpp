@@ -650,6 +650,40 @@ private slots:
         QVERIFY(w.store.audit.isEmpty());
     }
 
+    // A rejected action is not executed by an automatic run while its row is unchanged, and is
+    // executed once the operator has undone the rejection.
+    void aRejectedActionIsNotExecutedUntilUndone()
+    {
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("EXPORT"),
+              QStringLiteral("PROCESSING"));
+        RunRequest observe;
+        observe.executeActions = false;
+        const RunReport planned = w.run(observe);
+        const Action *a = findAction(planned, QStringLiteral("video/vj_1"));
+        QVERIFY(a);
+        QCOMPARE(a->result, ActionResult::Pending);
+        const Actor alice{
+            QStringLiteral("operator"), QStringLiteral("ops1"), QStringLiteral("alice"), {}};
+        QVERIFY(w.store.recordRejection(*a, alice).hasValue());
+        QCOMPARE(w.store.audit.last().result, ActionResult::Rejected);
+
+        const RunReport again = w.run();
+        const Action *b = findAction(again, QStringLiteral("video/vj_1"));
+        QVERIFY(b);
+        QCOMPARE(b->result, ActionResult::Rejected);
+        QCOMPARE(b->rejectedBy, QStringLiteral("alice@ops1"));
+        QVERIFY(!w.logged(QStringLiteral("store:apply")));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_1")).status, QStringLiteral("PROCESSING"));
+
+        QCOMPARE(*w.store.undoRejection(*b, alice), 1);
+        const RunReport afterUndo = w.run();
+        const Action *c = findAction(afterUndo, QStringLiteral("video/vj_1"));
+        QVERIFY(c);
+        QCOMPARE(c->result, ActionResult::Applied);
+        QVERIFY(w.logged(QStringLiteral("store:apply:vj_1")));
+    }
+
     void lockIsReleasedAtTheEnd()
     {
         World w;

@@ -130,6 +130,7 @@ reclaim_actions_total{kind="fail",result="error"} 0
 reclaim_actions_total{kind="fail",result="fenced"} 0
 reclaim_actions_total{kind="fail",result="lock-lost"} 0
 reclaim_actions_total{kind="fail",result="pending"} 0
+reclaim_actions_total{kind="fail",result="rejected"} 0
 reclaim_actions_total{kind="fail",result="stale"} 1
 reclaim_actions_total{kind="requeue",result="applied"} 1
 reclaim_actions_total{kind="requeue",result="dropped"} 0
@@ -138,6 +139,7 @@ reclaim_actions_total{kind="requeue",result="error"} 0
 reclaim_actions_total{kind="requeue",result="fenced"} 0
 reclaim_actions_total{kind="requeue",result="lock-lost"} 0
 reclaim_actions_total{kind="requeue",result="pending"} 0
+reclaim_actions_total{kind="requeue",result="rejected"} 0
 reclaim_actions_total{kind="requeue",result="stale"} 0
 # HELP reclaim_lock_held 1 while a run of this process holds the recovery lock.
 # TYPE reclaim_lock_held gauge

@@ -2,6 +2,8 @@
 
 #include "recovery/domainscan.h"
 
+#include <QTimeZone>
+
 namespace reclaim::test {
 
 void FakeQueue::put(const QString &queue, const QString &jobId, const QString &state,
@@ -304,6 +306,63 @@ void FakeJobStore::auditOnly(const Action &a, const Actor &)
     if (a.auditId != 0 && a.kind == ActionKind::Requeue &&
         (a.result == ActionResult::EnqueueFailed || a.result == ActionResult::Dropped))
         requeues[a.rowId] -= 1;
+}
+
+Expected<std::optional<Candidate>, StoreError> FakeJobStore::readRow(const DomainConfig &domain,
+                                                                     const QString &rowId)
+{
+    m_log->append(QStringLiteral("store:readRow:%1:%2").arg(domain.name, rowId));
+    if (readError)
+        return unexpected(*readError);
+    const auto it = rows.constFind(rowId);
+    if (it == rows.cend() || it->domain != domain.name)
+        return std::optional<Candidate>();
+    // The text as PostgreSQL would print it, read back as UTC (the console's time zone setting).
+    QDateTime at = QDateTime::fromString(it->updatedAt, QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+    at.setTimeZone(QTimeZone::utc());
+    return std::optional<Candidate>(
+        Candidate{it->domain, it->id, it->type, it->status, it->updatedAt, at, {}});
+}
+
+Expected<QList<Rejection>, StoreError> FakeJobStore::activeRejections(const DomainConfig &domain)
+{
+    m_log->append(QStringLiteral("store:rejections:%1").arg(domain.name));
+    if (rejectionsError)
+        return unexpected(*rejectionsError);
+    QList<Rejection> out;
+    for (const Rejection &r : rejections)
+        if (r.domain == domain.name)
+            out << r;
+    return out;
+}
+
+Expected<Rejection, StoreError> FakeJobStore::recordRejection(const Action &a, const Actor &actor)
+{
+    m_log->append(QStringLiteral("store:reject:%1").arg(a.rowId));
+    if (writeError)
+        return unexpected(*writeError);
+    Rejection r{a.domain,
+                a.rowId,
+                a.precondition.status,
+                a.precondition.updatedAtText,
+                actorName(actor),
+                QDateTime::currentDateTimeUtc()};
+    rejections << r;
+    Action audited = a;
+    audited.result = ActionResult::Rejected;
+    audit << audited;
+    return r;
+}
+
+Expected<int, StoreError> FakeJobStore::undoRejection(const Action &a, const Actor &)
+{
+    m_log->append(QStringLiteral("store:undoRejection:%1").arg(a.rowId));
+    if (writeError)
+        return unexpected(*writeError);
+    const qsizetype before = rejections.size();
+    rejections.removeIf(
+        [&](const Rejection &r) { return r.domain == a.domain && r.rowId == a.rowId; });
+    return static_cast<int>(before - rejections.size());
 }
 
 ReclaimConfig fakeConfig()

@@ -123,6 +123,8 @@ public:
     std::optional<StoreError> intentError;  // recordIntent() fails while set
     QList<Action> audit;
     QList<Action> intents; // recorded before each attempt, as the real store's "started" rows
+    QList<Rejection> rejections;               // active ones
+    std::optional<StoreError> rejectionsError; // activeRejections() fails while set
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
     Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
@@ -139,6 +141,12 @@ public:
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
+    Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &domain,
+                                                           const QString &rowId) override;
+    Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) override;
+    Expected<Rejection, StoreError> recordRejection(const Action &action,
+                                                    const Actor &actor) override;
+    Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) override;
 
 private:
     CallLog *m_log;

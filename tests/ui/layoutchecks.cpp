@@ -96,7 +96,14 @@ QStringList clippedLabels(const QWidget *root)
             doc.setHtml(label->text());
             needed = doc.idealWidth();
         } else {
-            for (const QString &line : label->text().split(QLatin1Char('\n')))
+            // A label with a buddy draws "&Job:" as "Job:" with the J underlined.
+            QString text = label->text();
+            if (label->buddy()) {
+                text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
+                text.remove(QLatin1Char('&'));
+                text.replace(QLatin1Char('\x01'), QLatin1Char('&'));
+            }
+            for (const QString &line : text.split(QLatin1Char('\n')))
                 needed = std::max<qreal>(needed, label->fontMetrics().horizontalAdvance(line));
         }
         if (needed > room.width() + 1)

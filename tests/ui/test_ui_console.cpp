@@ -5,6 +5,8 @@
 // rows of the last completed run stay, marked stale, and approving during the outage writes
 // nothing, through the window or past it.
 #include "actionsmodel.h"
+#include "auditmodel.h"
+#include "auditview.h"
 #include "candidatetablemodel.h"
 #include "config/reclaimconfig.h"
 #include "consoleincident.h"
@@ -18,6 +20,7 @@
 
 #include <QAction>
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -41,6 +44,8 @@ private slots:
     void approvalOfARowThatMovedOnIsStale();
     void refreshKeepsTheSelection();
     void approvingDuringAnOutageWritesNothing();
+    void rejectionIsRecordedNotOfferedAgainAndUndone();
+    void auditHistoryPagesFiltersFindsAndExports();
     void cleanupTestCase();
 
 private:
@@ -349,6 +354,189 @@ void TestUiConsole::approvingDuringAnOutageWritesNothing()
         QStringLiteral("ABSENT"));
     QVERIFY(m_window->selectCandidate(key));
     QVERIFY2(m_window->approveAction()->isEnabled(), qPrintable(m_window->approvalBlocker()));
+}
+
+// Reject (R) is recorded before it is shown; the next run does not offer the job again (its row
+// is unchanged) and lists it once, as rejected by the operator; Ctrl+Z undoes it and the job is
+// offered again, by this run's entry and by the next run.
+void TestUiConsole::rejectionIsRecordedNotOfferedAgainAndUndone()
+{
+    QString key;
+    for (int r = 0; r < m_window->actionsModel()->rowCount() && key.isEmpty(); ++r) {
+        const QString k =
+            m_window->actionsModel()->index(r, 0).data(ActionsModel::KeyRole).toString();
+        const Action *a = m_window->actionsModel()->actionFor(k);
+        const CandidateTableModel::Row *row = m_window->candidateModel()->rowForKey(k);
+        if (a && a->result == ActionResult::Pending && row &&
+            row->verdict->verdict == Verdict::Absent)
+            key = k;
+    }
+    QVERIFY2(!key.isEmpty(), "no pending action left to reject");
+    const Action planned = *m_window->actionsModel()->actionFor(key);
+    const QString rowId = planned.rowId;
+    QVERIFY(m_window->selectCandidate(key));
+    QVERIFY(m_window->rejectAction()->isEnabled());
+
+    QSignalSpy shown(m_window.get(), &MainWindow::rejectionShown);
+    QTest::keyClick(m_window->candidateView(), Qt::Key_R);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
+    QCOMPARE(shown.first().at(1).toString(), QString());
+    const Action *rejected = m_window->actionsModel()->actionFor(key);
+    QCOMPARE(rejected->result, ActionResult::Rejected);
+    QVERIFY(m_window->actionsModel()
+                ->index(m_window->actionsModel()->rowOf(key), ActionsModel::ResultColumn)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("rejected by")));
+    QVERIFY(!m_window->approveAction()->isEnabled());
+    QVERIFY(m_window->undoRejectionAction()->isEnabled());
+
+    // In the database: the rejection and its audit row, with the precondition seen.
+    const auto audit =
+        sql(m_incident->env(),
+            QStringLiteral("SELECT observed_status, observed_updated_at, actor_kind FROM "
+                           "reclaim.audit WHERE row_id = ? AND result = 'rejected'"),
+            {rowId});
+    QCOMPARE(audit.size(), 1);
+    QCOMPARE(audit.first().at(0).toString(), planned.precondition.status);
+    QCOMPARE(audit.first().at(1).toString(), planned.precondition.updatedAtText);
+    QCOMPARE(audit.first().at(2).toString(), QStringLiteral("operator"));
+
+    // The next run: not offered again, one entry, still rejected.
+    const int entries = m_window->actionsModel()->rowCount();
+    QSignalSpy reports(m_window.get(), &MainWindow::reportShown);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->runNowAction()->isEnabled(), 30000);
+    m_window->runNowAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(reports.count(), 1, 120000);
+    QCOMPARE(m_window->actionsModel()->actionFor(key)->result, ActionResult::Rejected);
+    QCOMPARE(m_window->actionsModel()->rowCount(), entries);
+    QVERIFY(m_window->selectCandidate(key));
+    QVERIFY(!m_window->approveAction()->isEnabled());
+    QVERIFY2(m_window->approvalBlocker().startsWith(QStringLiteral("Rejected by")),
+             qPrintable(m_window->approvalBlocker()));
+
+    // Undo (Ctrl+Z): recorded, approvable again, and the next run offers it.
+    shown.clear();
+    QTest::keyClick(m_window->candidateView(), Qt::Key_Z, Qt::ControlModifier);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
+    QCOMPARE(shown.first().at(1).toString(), QString());
+    QCOMPARE(m_window->actionsModel()->actionFor(key)->result, ActionResult::Pending);
+    QVERIFY2(m_window->approveAction()->isEnabled(), qPrintable(m_window->approvalBlocker()));
+    QCOMPARE(sql(m_incident->env(),
+                 QStringLiteral("SELECT count(*) FROM reclaim.rejection WHERE row_id = ? AND "
+                                "undone_at IS NULL"),
+                 {rowId})
+                 .first()
+                 .first()
+                 .toInt(),
+             0);
+    reports.clear();
+    m_window->runNowAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(reports.count(), 1, 120000);
+    QCOMPARE(m_window->actionsModel()->actionFor(key)->result, ActionResult::Pending);
+}
+
+// The audit history: newest first, a page at a time as the view scrolls, filtered by job,
+// a job looked up by id, and every matching row exported.
+void TestUiConsole::auditHistoryPagesFiltersFindsAndExports()
+{
+    // 450 rows of one job's history, after everything the earlier tests wrote.
+    sql(m_incident->env(),
+        QStringLiteral("INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, "
+                       "generation, domain, row_id, action, observed_status, "
+                       "observed_updated_at, result, detail) SELECT 'hist', 'daemon', 'h', 'd', "
+                       "g, 'video', 'hist-job', 'FAIL', 'PROCESSING', '2026-01-01 00:00:00', "
+                       "'stale', 'history row ' || g FROM generate_series(1, 450) g"));
+    const int total = sql(m_incident->env(), QStringLiteral("SELECT count(*) FROM reclaim.audit"))
+                          .first()
+                          .first()
+                          .toInt();
+    const qint64 newest =
+        sql(m_incident->env(), QStringLiteral("SELECT max(id) FROM reclaim.audit"))
+            .first()
+            .first()
+            .toLongLong();
+
+    QTest::keyClick(m_window.get(), Qt::Key_H, Qt::ControlModifier);
+    AuditView *audit = m_window->auditView();
+    QVERIFY(audit);
+    QTRY_VERIFY_WITH_TIMEOUT(audit->pagesShown() >= 1, 30000);
+    QCOMPARE(audit->model()->rowCount(), 200);
+    QCOMPARE(audit->model()->entry(0).id, newest);
+    QVERIFY(audit->model()->more());
+    for (int r = 1; r < audit->model()->rowCount(); ++r)
+        QVERIFY(audit->model()->entry(r).id < audit->model()->entry(r - 1).id);
+    // Scrolling to the end asks for the next page, off the UI thread.
+    const int pages = audit->pagesShown();
+    audit->view()->scrollToBottom();
+    QTRY_VERIFY_WITH_TIMEOUT(audit->pagesShown() > pages, 30000);
+    QCOMPARE(audit->model()->rowCount(), std::min(400, total));
+
+    // Filtered by job: only that job's rows, all of them, page after page.
+    AuditFilter job;
+    job.rowId = QStringLiteral("hist-job");
+    audit->setFilter(job);
+    QTRY_VERIFY_WITH_TIMEOUT(audit->model()->rowCount() == 200, 30000);
+    while (audit->model()->more()) {
+        const int shown = audit->model()->rowCount();
+        audit->model()->fetchMore({});
+        QTRY_VERIFY_WITH_TIMEOUT(audit->model()->rowCount() > shown, 30000);
+    }
+    QCOMPARE(audit->model()->rowCount(), 450);
+    for (const AuditEntry &e : audit->model()->entries())
+        QCOMPARE(e.rowId, QStringLiteral("hist-job"));
+    QVERIFY(audit->statusText().contains(QStringLiteral("All 450")));
+    // No such row: the note says so (after looking at every table), the history is there.
+    QSignalSpy explained(m_window.get(), &MainWindow::jobExplanationShown);
+    m_window->findJob(QStringLiteral("hist-job"));
+    QVERIFY2(audit->jobNote().contains(QStringLiteral("not a candidate")),
+             qPrintable(audit->jobNote()));
+    QTRY_COMPARE_WITH_TIMEOUT(explained.count(), 1, 60000);
+    QVERIFY2(audit->jobNote().contains(QStringLiteral("no row hist-job")),
+             qPrintable(audit->jobNote()));
+    // A row that is no candidate (a job the app finished): its row and queue state, all the same.
+    QJsonObject done;
+    for (const QJsonValue &v : m_incident->incident().rows())
+        if (!v.toObject().value(QStringLiteral("candidate")).toBool() &&
+            !v.toObject().value(QStringLiteral("id")).toString().isEmpty() && done.isEmpty())
+            done = v.toObject();
+    QVERIFY(!done.isEmpty());
+    const QString doneId = done.value(QStringLiteral("id")).toString();
+    explained.clear();
+    m_window->findJob(doneId);
+    QTRY_COMPARE_WITH_TIMEOUT(explained.count(), 1, 60000);
+    QVERIFY2(audit->jobNote().contains(QStringLiteral("not a candidate")) &&
+                 audit->jobNote().contains(QStringLiteral("row status")),
+             qPrintable(audit->jobNote()));
+    // A candidate: the note has its verdict in the latest run.
+    const QJsonObject unknown = m_incident->row(QStringLiteral("orphan-generate-parent-processing"),
+                                                QStringLiteral("slide"));
+    m_window->findJob(unknown.value(QStringLiteral("id")).toString());
+    QVERIFY2(audit->jobNote().contains(QStringLiteral("ABSENT")), qPrintable(audit->jobNote()));
+
+    // Export: every matching row, not just the ones shown.
+    QTemporaryDir dir;
+    QSignalSpy exported(audit, &AuditView::exportFinished);
+    QVERIFY(audit->exportTo(dir.filePath(QStringLiteral("audit.csv"))));
+    QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 60000);
+    QCOMPARE(exported.first().at(2).toString(), QString());
+    QCOMPARE(exported.first().at(1).toLongLong(), 450);
+    QFile csv(dir.filePath(QStringLiteral("audit.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 451);
+    QVERIFY(lines.first().startsWith("id,at,domain,rowId"));
+    audit->setFilter({});
+    QTRY_VERIFY_WITH_TIMEOUT(audit->model()->rowCount() == 200, 30000);
+    exported.clear();
+    QVERIFY(audit->exportTo(dir.filePath(QStringLiteral("audit.json"))));
+    QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 60000);
+    QFile json(dir.filePath(QStringLiteral("audit.json")));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonArray all = QJsonDocument::fromJson(json.readAll()).array();
+    QCOMPARE(all.size(), total);
+    QCOMPARE(all.first().toObject().value(QStringLiteral("id")).toInteger(), newest);
+    audit->close();
 }
 
 void TestUiConsole::cleanupTestCase()

@@ -244,13 +244,45 @@ void TestUiMainWindow::onlyPendingActionsOfAbsentJobsCanBeApproved()
     // The actions table follows the selection, so the evidence and the action are both in view.
     QVERIFY(window.detailsPanel()->html().contains(QStringLiteral("What Reclaim will do")));
 
-    // Reject (R): nothing written, shown as dropped, no longer approvable.
+    // Reject (R) goes to the database first: while it is on its way the action reads
+    // "rejecting…" and can be neither approved nor rejected again. PostgreSQL is unreachable
+    // here, so the rejection is not recorded: the action stays awaiting approval and the banner
+    // says why, naming the server.
+    QSignalSpy rejections(&window, &MainWindow::rejectionShown);
     QTest::keyClick(window.candidateView(), Qt::Key_R);
-    QCOMPARE(window.actionsModel()->actionFor(QStringLiteral("slide/a1"))->result,
-             ActionResult::Dropped);
-    QCOMPARE(window.session()->approvalsInFlight(), 0);
+    QVERIFY(window.actionsModel()->isRecording(QStringLiteral("slide/a1")));
+    const int row = window.actionsModel()->rowOf(QStringLiteral("slide/a1"));
+    QCOMPARE(window.actionsModel()->index(row, ActionsModel::ResultColumn).data().toString(),
+             QStringLiteral("rejecting\u2026"));
     QVERIFY(!window.approveAction()->isEnabled());
-    QVERIFY(window.approvalBlocker().startsWith(QStringLiteral("Already done")));
+    QVERIFY(!window.rejectAction()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(rejections.count(), 1, 20000);
+    QVERIFY(!rejections.first().at(1).toString().isEmpty());
+    QVERIFY(!window.actionsModel()->isRecording(QStringLiteral("slide/a1")));
+    QCOMPARE(window.actionsModel()->actionFor(QStringLiteral("slide/a1"))->result,
+             ActionResult::Pending);
+    QVERIFY2(window.banner()->text().contains(QStringLiteral("was not recorded")) &&
+                 window.banner()->text().contains(QStringLiteral("127.0.0.1:1")),
+             qPrintable(window.banner()->text()));
+    QVERIFY(window.rejectAction()->isEnabled());
+    QVERIFY(!window.undoRejectionAction()->isEnabled());
+    QCOMPARE(window.session()->approvalsInFlight(), 0);
+
+    // A rejection the planner reports (recorded earlier, row unchanged) is not approvable and
+    // can be undone (Ctrl+Z is enabled); it says who rejected it.
+    RunReport rejected = syntheticReport(oneOfEach());
+    for (Action &a : rejected.actions) {
+        a.result = ActionResult::Rejected;
+        a.rejectedBy = QStringLiteral("alice@ops1");
+        a.executedAt = QDateTime::currentDateTimeUtc();
+    }
+    window.showReport(rejected);
+    QVERIFY(window.selectCandidate(QStringLiteral("slide/a1")));
+    QVERIFY(!window.approveAction()->isEnabled());
+    QVERIFY(!window.rejectAction()->isEnabled());
+    QVERIFY(window.undoRejectionAction()->isEnabled());
+    QVERIFY2(window.approvalBlocker().startsWith(QStringLiteral("Rejected by alice@ops1")),
+             qPrintable(window.approvalBlocker()));
 }
 
 void TestUiMainWindow::readOnlyShowsEverythingApprovesNothing()

@@ -1,6 +1,7 @@
 // The console's models on synthetic reports: every model under QAbstractItemModelTester, each
 // verdict rendered with icon, word and colour, refreshes merged (selection kept, signals batched).
 #include "actionsmodel.h"
+#include "auditmodel.h"
 #include "candidateexport.h"
 #include "candidatefilterproxy.h"
 #include "candidaterows.h"
@@ -67,8 +68,9 @@ private slots:
     void domainsWorstFirst();
     void unreadableDomainHasNoCounts();
     void actionsKeepHistoryAndReplacePlan();
-    void rejectWritesNothingAndShowsDropped();
     void unenqueueablePayloadSaysWhyAndWaitsForNoApproval();
+    void aRejectionSaysWhoAndStaysOneRowAcrossRuns();
+    void auditPagesAreAskedForOneAtATime();
     void heldActionsAndStaleRowsSaySo();
     void freshnessFollowsTheRuns();
     void csvQuotesAndDefusesFormulas();
@@ -458,16 +460,86 @@ void TestUiModels::actionsKeepHistoryAndReplacePlan()
              int(ActionResult::Stale));
 }
 
-void TestUiModels::rejectWritesNothingAndShowsDropped()
+void TestUiModels::aRejectionSaysWhoAndStaysOneRowAcrossRuns()
 {
     ActionsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    model.setReport(syntheticReport({syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Absent)}));
-    model.reject(QStringLiteral("slide/a"));
-    const Action *a = model.actionFor(QStringLiteral("slide/a"));
-    QCOMPARE(a->result, ActionResult::Dropped);
-    QVERIFY(a->resultDetail.contains(QStringLiteral("rejected")));
+    const CandidateVerdict c = syntheticCandidate(u"slide"_s, u"a"_s, Verdict::Absent);
+    model.setReport(syntheticReport({c}));
+    const QString key = QStringLiteral("slide/a");
+    const auto result = [&] {
+        return model.index(model.rowOf(key), ActionsModel::ResultColumn).data().toString();
+    };
+    model.setRecording(key, true);
+    QCOMPARE(result(), QStringLiteral("rejecting\u2026"));
+    // A run while the rejection is on its way does not replace the entry.
+    model.setReport(syntheticReport({c}));
+    QVERIFY(model.isRecording(key));
+
+    Action rejected = syntheticAction(c, false);
+    rejected.result = ActionResult::Rejected;
+    rejected.rejectedBy = QStringLiteral("alice@ops1");
+    rejected.executedAt = QDateTime::currentDateTimeUtc();
+    model.updateAction(rejected);
+    QVERIFY(!model.isRecording(key));
+    QCOMPARE(result(), QStringLiteral("rejected by alice"));
+    QVERIFY(model.index(model.rowOf(key), ActionsModel::ResultColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("rejected by alice@ops1")));
     QCOMPARE(model.pendingCount(), 0);
+
+    // The next runs report the same rejection: still one row, not one per run.
+    RunReport again = syntheticReport({c});
+    again.actions.first() = rejected;
+    model.setReport(again);
+    model.setReport(again);
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.actionFor(key)->result, ActionResult::Rejected);
+}
+
+// The history asks for the next page only when there is one and none is on its way, and stops
+// asking after a failure until it is cleared.
+void TestUiModels::auditPagesAreAskedForOneAtATime()
+{
+    // No QAbstractItemModelTester here: it calls fetchMore() itself, which is what is counted.
+    AuditModel model;
+    QSignalSpy asked(&model, &AuditModel::moreRequested);
+    QVERIFY(!model.canFetchMore({}));
+    AuditPage page;
+    for (qint64 id = 300; id > 100; --id) {
+        AuditEntry e;
+        e.id = id;
+        e.domain = QStringLiteral("video");
+        e.rowId = QStringLiteral("vj_%1").arg(id);
+        e.observedStatus = QStringLiteral("PROCESSING");
+        e.observedUpdatedAt = QStringLiteral("2026-12-03 02:00:00.1");
+        e.result = QStringLiteral("rejected");
+        e.detail = QStringLiteral("postgresql://u:hunter2@db/x");
+        page.entries << e;
+    }
+    page.more = true;
+    model.appendPage(page);
+    QCOMPARE(model.rowCount(), 200);
+    QCOMPARE(model.lastId(), 101);
+    QCOMPARE(model.index(0, AuditModel::JobColumn).data().toString(),
+             QStringLiteral("video/vj_300"));
+    QCOMPARE(model.index(0, AuditModel::PreconditionColumn).data().toString(),
+             QStringLiteral("PROCESSING \u00b7 2026-12-03 02:00:00.1"));
+    QVERIFY(!model.index(0, AuditModel::DetailColumn).data().toString().contains(u"hunter2"_s));
+    QVERIFY(model.canFetchMore({}));
+    model.fetchMore({});
+    model.fetchMore({}); // one on its way already: not asked twice
+    QCOMPARE(asked.count(), 1);
+    QVERIFY(model.loading());
+    model.appendPage(AuditPage{{}, false});
+    QVERIFY(!model.canFetchMore({}));
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+    page.more = true;
+    model.appendPage(page);
+    model.setFailed(true);
+    QVERIFY(!model.canFetchMore({}));
 }
 
 // Issue 18: the plan for a row whose restore query returned broken JSON (the real planner, on

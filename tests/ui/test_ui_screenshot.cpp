@@ -5,7 +5,10 @@
 // elided. Run under Xvfb for images to look at: xvfb-run ... test_ui_screenshot -platform xcb.
 #include "actionsmodel.h"
 #include "actionspanel.h"
+#include "auditmodel.h"
+#include "auditview.h"
 #include "consoleincident.h"
+#include "consolesession.h"
 #include "domainlistmodel.h"
 #include "layoutchecks.h"
 #include "lockpanel.h"
@@ -33,6 +36,7 @@ private slots:
     void initTestCase();
     void rendersTheSeededIncident_data();
     void rendersTheSeededIncident();
+    void rendersARejectionAndTheAuditHistory();
     void commandLineScreenshot();
 
 private:
@@ -115,6 +119,81 @@ void TestUiScreenshot::rendersTheSeededIncident()
     QVERIFY2(problems.isEmpty(), qPrintable(problems));
     QVERIFY2(window.actionsPanel()->selectedText().contains(QStringLiteral("Only if status")),
              qPrintable(window.actionsPanel()->selectedText()));
+}
+
+// A rejected action as on-call sees it ("rejected by <operator>", in view with its precondition)
+// and the audit history window with that rejection on top, its columns readable.
+void TestUiScreenshot::rendersARejectionAndTheAuditHistory()
+{
+    Settings settings(m_dir.filePath(QStringLiteral("shot-audit.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, m_incident->profile(), options);
+    window.resize(1400, 860);
+    window.show();
+    QSignalSpy reports(&window, &MainWindow::reportShown);
+    window.start();
+    window.session()->setAutoRefreshSeconds(0);
+    QTRY_VERIFY_WITH_TIMEOUT(reports.count() >= 1, 120000);
+
+    const QString key = ConsoleIncident::keyOf(m_incident->row(
+        QStringLiteral("orphan-generate-parent-processing"), QStringLiteral("slide")));
+    QVERIFY(window.selectCandidate(key));
+    const Action *planned = window.actionsModel()->actionFor(key);
+    QVERIFY(planned);
+    if (planned->result == ActionResult::Pending) {
+        QSignalSpy rejected(&window, &MainWindow::rejectionShown);
+        window.rejectAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(rejected.count(), 1, 60000);
+        QCOMPARE(rejected.first().at(1).toString(), QString());
+    }
+    QCOMPARE(window.actionsModel()->actionFor(key)->result, ActionResult::Rejected);
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QStringList problems = columnsNotInView(
+        window.actionsPanel()->view(),
+        {ActionsModel::ResultColumn, ActionsModel::KindColumn, ActionsModel::PreconditionColumn});
+    problems << clippedLabels(&window);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QVERIFY2(window.actionsPanel()->selectedText().contains(QStringLiteral("rejected by")),
+             qPrintable(window.actionsPanel()->selectedText()));
+    const QString rejectedPath = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/console-rejected.png");
+    QVERIFY(window.grab().save(rejectedPath, "PNG"));
+    qInfo("screenshot: %s", qPrintable(rejectedPath));
+
+    window.auditHistoryAction()->trigger();
+    AuditView *audit = window.auditView();
+    QVERIFY(audit);
+    QTRY_VERIFY_WITH_TIMEOUT(audit->pagesShown() >= 1, 30000);
+    QVERIFY(audit->model()->rowCount() >= 1);
+    QCOMPARE(audit->model()->entry(0).result, QStringLiteral("rejected"));
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    problems = columnsNotInView(audit->view(), {AuditModel::TimeColumn, AuditModel::ResultColumn,
+                                                AuditModel::JobColumn, AuditModel::ActionColumn,
+                                                AuditModel::PreconditionColumn});
+    problems << clippedLabels(audit);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    const QString auditPath = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/audit-history.png");
+    QVERIFY(audit->grab().save(auditPath, "PNG"));
+    qInfo("screenshot: %s", qPrintable(auditPath));
+
+    // Find job by id (Ctrl+G) on the rejected job: what the latest run saw, the row and its
+    // queues now, and its history.
+    QSignalSpy explained(&window, &MainWindow::jobExplanationShown);
+    AuditFilter job;
+    job.rowId = key.section(u'/', 1);
+    window.openAuditHistory(job);
+    window.findJob(job.rowId);
+    QTRY_VERIFY_WITH_TIMEOUT(explained.count() >= 1, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(audit->model()->rowCount() >= 1, 30000);
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    problems = clippedLabels(audit);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    const QString findPath = QStringLiteral(RECLAIM_SCREENSHOT_DIR "/audit-find-job.png");
+    QVERIFY(audit->grab().save(findPath, "PNG"));
+    qInfo("screenshot: %s", qPrintable(findPath));
 }
 
 void TestUiScreenshot::commandLineScreenshot()

@@ -1,0 +1,128 @@
+#include "postgres/rejectionlog.h"
+
+#include "postgres/auditlog.h"
+#include "postgres/pgconnection.h"
+#include "postgres/sqltext.h"
+
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace reclaim {
+
+QStringList rejectionSchemaStatements()
+{
+    return {
+        // One row per rejection; undoing it fills undone_*, so the history stays whole.
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.rejection ("
+                       " id bigserial PRIMARY KEY,"
+                       " domain text NOT NULL,"
+                       " row_id text NOT NULL,"
+                       " action text NOT NULL,"
+                       " observed_status text NOT NULL,"
+                       " observed_updated_at text NOT NULL,"
+                       " rejected_by text NOT NULL,"
+                       " rejected_at timestamptz NOT NULL DEFAULT now(),"
+                       " undone_by text,"
+                       " undone_at timestamptz)"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS rejection_active_idx ON reclaim.rejection "
+                       "(domain, row_id) WHERE undone_at IS NULL"),
+    };
+}
+
+Expected<QList<Rejection>, StoreError> readActiveRejections(PgConnection &conn,
+                                                            const QString &domain)
+{
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    // A read-only store may face a database where Reclaim's schema was never created.
+    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.rejection') IS NOT NULL")) || !q.next())
+        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
+    if (!q.value(0).toBool())
+        return QList<Rejection>();
+    q.prepare(QStringLiteral("SELECT row_id, observed_status, observed_updated_at, rejected_by, "
+                             "rejected_at FROM reclaim.rejection WHERE domain = ? AND "
+                             "undone_at IS NULL"));
+    q.addBindValue(domain);
+    if (!q.exec())
+        return unexpected(
+            conn.failure(QStringLiteral("reading the rejections of %1").arg(domain), q));
+    QList<Rejection> out;
+    while (q.next())
+        out << Rejection{domain,
+                         q.value(0).toString(),
+                         q.value(1).toString(),
+                         q.value(2).toString(),
+                         q.value(3).toString(),
+                         q.value(4).toDateTime().toUTC()};
+    return out;
+}
+
+Expected<Rejection, StoreError> writeRejection(PgConnection &conn, const Action &a,
+                                               const Actor &actor)
+{
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    if (!db.transaction())
+        return unexpected(conn.failure(QStringLiteral("beginning the rejection of %1").arg(a.id)));
+    auto fail = [&](const QString &what) {
+        StoreError e = conn.failure(what, q);
+        db.rollback();
+        return unexpected(e);
+    };
+    Rejection r{a.domain,         a.rowId, a.precondition.status, a.precondition.updatedAtText,
+                actorName(actor), {}};
+    q.prepare(QStringLiteral(
+        "INSERT INTO reclaim.rejection (domain, row_id, action, observed_status, "
+        "observed_updated_at, rejected_by) VALUES (?, ?, ?, ?, ?, ?) RETURNING rejected_at"));
+    for (const QVariant &v :
+         QVariantList{sqlText(a.domain), sqlText(a.rowId), actionKindName(a.kind),
+                      sqlText(r.status), sqlText(r.updatedAtText), sqlText(r.by)})
+        q.addBindValue(v);
+    if (!q.exec() || !q.next())
+        return fail(QStringLiteral("recording the rejection of %1").arg(a.id));
+    r.at = q.value(0).toDateTime().toUTC();
+    const QString detail =
+        QStringLiteral("rejected by %1; not offered again while the row stays %2, updatedAt %3")
+            .arg(r.by, r.status, r.updatedAtText);
+    if (!appendAudit(q, a, ActionResult::Rejected, detail, actor))
+        return fail(QStringLiteral("writing the audit row of the rejection of %1").arg(a.id));
+    if (!db.commit())
+        return unexpected(conn.failure(QStringLiteral("committing the rejection of %1").arg(a.id)));
+    return r;
+}
+
+Expected<int, StoreError> writeRejectionUndo(PgConnection &conn, const Action &a,
+                                             const Actor &actor)
+{
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    if (!db.transaction())
+        return unexpected(
+            conn.failure(QStringLiteral("beginning the undo of the rejection of %1").arg(a.id)));
+    auto fail = [&](const QString &what) {
+        StoreError e = conn.failure(what, q);
+        db.rollback();
+        return unexpected(e);
+    };
+    const QString by = actorName(actor);
+    q.prepare(QStringLiteral("UPDATE reclaim.rejection SET undone_by = ?, undone_at = now() "
+                             "WHERE domain = ? AND row_id = ? AND undone_at IS NULL"));
+    q.addBindValue(sqlText(by));
+    q.addBindValue(sqlText(a.domain));
+    q.addBindValue(sqlText(a.rowId));
+    if (!q.exec())
+        return fail(QStringLiteral("undoing the rejection of %1").arg(a.id));
+    const int undone = q.numRowsAffected();
+    if (undone > 0 &&
+        !appendAudit(
+            q, a, rejectionUndoneResultName(),
+            QStringLiteral("rejection undone by %1: offered again from the next run").arg(by),
+            actor))
+        return fail(QStringLiteral("writing the audit row of the undo of %1").arg(a.id));
+    if (!db.commit())
+        return unexpected(
+            conn.failure(QStringLiteral("committing the undo of the rejection of %1").arg(a.id)));
+    return undone;
+}
+
+} // namespace reclaim
