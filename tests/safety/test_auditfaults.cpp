@@ -59,6 +59,23 @@ public:
         return m_store.applyAction(d, a, actor);
     }
     void auditOnly(const Action &a, const Actor &actor) override { m_store.auditOnly(a, actor); }
+    Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &d,
+                                                           const QString &id) override
+    {
+        return m_store.readRow(d, id);
+    }
+    Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &d) override
+    {
+        return m_store.activeRejections(d);
+    }
+    Expected<Rejection, StoreError> recordRejection(const Action &a, const Actor &actor) override
+    {
+        return m_store.recordRejection(a, actor);
+    }
+    Expected<int, StoreError> undoRejection(const Action &a, const Actor &actor) override
+    {
+        return m_store.undoRejection(a, actor);
+    }
 
     const QString &hookedAction() const { return m_hooked; }
 
