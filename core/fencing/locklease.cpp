@@ -2,9 +2,23 @@
 
 #include "domain/locktoken.h"
 
+#include <chrono>
+
 namespace reclaim {
 
-LockLease::LockLease(RecoveryLock &lock, qint64 ttlMs) : m_lock(lock), m_ttlMs(ttlMs) {}
+namespace {
+
+qint64 steadyMs()
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+LockLease::LockLease(RecoveryLock &lock, qint64 ttlMs, Clock clock)
+    : m_lock(lock), m_ttlMs(ttlMs), m_clock(clock ? std::move(clock) : Clock(steadyMs))
+{}
 
 Expected<LockAttempt, RedisError> LockLease::acquire(qint64 floor)
 {
@@ -13,7 +27,7 @@ Expected<LockAttempt, RedisError> LockLease::acquire(qint64 floor)
     if (attempt && attempt->acquired) {
         m_acquired = true;
         m_generation = attempt->generation;
-        m_sinceConfirmed.start();
+        m_confirmedAt = m_clock();
     }
     return attempt;
 }
@@ -22,7 +36,8 @@ bool LockLease::confirm()
 {
     if (!m_acquired || m_lost)
         return false;
-    const qint64 elapsed = m_sinceConfirmed.elapsed();
+    const qint64 askedAt = m_clock();
+    const qint64 elapsed = askedAt - m_confirmedAt;
     if (elapsed >= m_ttlMs) {
         m_lost = true;
         m_lostReason =
@@ -31,8 +46,6 @@ bool LockLease::confirm()
     }
     if (elapsed < m_ttlMs / 3)
         return true;
-    QElapsedTimer asked;
-    asked.start();
     auto renewed = m_lock.renew(m_token, m_ttlMs);
     if (!renewed) {
         m_lost = true;
@@ -46,7 +59,7 @@ bool LockLease::confirm()
         return false;
     }
     // Count from when we asked, not when we heard back: the server may have expired it sooner.
-    m_sinceConfirmed = asked;
+    m_confirmedAt = askedAt;
     return true;
 }
 

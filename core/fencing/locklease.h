@@ -4,15 +4,19 @@
 
 #include "ports/recoverylock.h"
 
-#include <QElapsedTimer>
 #include <QString>
+#include <functional>
 
 namespace reclaim {
 
 class LockLease final
 {
 public:
-    LockLease(RecoveryLock &lock, qint64 ttlMs);
+    // Milliseconds on a monotonic clock. Injectable so that tests can step time exactly instead
+    // of sleeping; the default is the process's steady clock.
+    using Clock = std::function<qint64()>;
+
+    LockLease(RecoveryLock &lock, qint64 ttlMs, Clock clock = {});
     Q_DISABLE_COPY_MOVE(LockLease)
 
     // `floor`: PostgreSQL's fence for this lock key (RecoveryLock::acquire).
@@ -39,7 +43,8 @@ private:
     bool m_acquired = false;
     bool m_lost = false;
     QString m_lostReason;
-    QElapsedTimer m_sinceConfirmed;
+    Clock m_clock;
+    qint64 m_confirmedAt = 0; // m_clock() when the lock was last known to be ours
 };
 
 } // namespace reclaim

@@ -37,6 +37,19 @@ bool carryOver(QSqlQuery &q, const QString &lockKey)
 
 std::optional<qint64> highest(QSqlQuery &q, const QString &lockKey)
 {
+    // Before its first writing run migrates it, the fence may still be the single row of
+    // earlier versions (no lock_key): that row is what the migration carries over to this key.
+    if (!q.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE "
+                               "table_schema = 'reclaim' AND table_name = 'fence' AND "
+                               "column_name = 'lock_key')")) ||
+        !q.next())
+        return std::nullopt;
+    if (!q.value(0).toBool()) {
+        if (!q.exec(QStringLiteral("SELECT coalesce(max(generation), 0) FROM reclaim.fence")) ||
+            !q.next())
+            return std::nullopt;
+        return q.value(0).toLongLong();
+    }
     q.prepare(QStringLiteral("SELECT generation FROM reclaim.fence WHERE lock_key = ?"));
     q.addBindValue(lockKey);
     if (!q.exec())

@@ -179,7 +179,7 @@ private slots:
     {
         m_env = SandboxEnv::load();
         if (m_env.pgUrl.isEmpty())
-            QSKIP("no sandbox (run through ctest, which starts one)");
+            RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest, which starts one)");
         QVERIFY(m_dir.isValid());
         m_password = parsePostgresUrl(m_env.pgUrl)->password;
         QVERIFY(m_password.size() >= 8);

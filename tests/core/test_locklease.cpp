@@ -131,29 +131,56 @@ private slots:
         QCOMPARE(log.count(QStringLiteral("lock:release")), 1);
     }
 
-    // Renewal happens once a third of the TTL has passed, not on every confirm.
+    // Renewal happens once a third of the TTL has passed, not on every confirm; time is stepped
+    // by hand (an injected clock), so the boundaries are exact and nothing sleeps.
     void renewsAfterAThirdOfTheTtl()
     {
         CallLog log;
         FakeQueue queue(&log);
-        LockLease lease(queue, 600);
+        qint64 now = 1000;
+        LockLease lease(queue, 600, [&] { return now; });
         QVERIFY(lease.acquire()->acquired);
+        now += 199;
         QVERIFY(lease.confirm());
         QVERIFY(!log.contains(QStringLiteral("lock:renew")));
-        QTRY_VERIFY_WITH_TIMEOUT((lease.confirm(), log.contains(QStringLiteral("lock:renew"))),
-                                 5000);
+        now += 1; // 200 ms: a third of the TTL
+        QVERIFY(lease.confirm());
+        QCOMPARE(log.count(QStringLiteral("lock:renew")), 1);
+        now += 199; // counted from the renewal, not from the acquire
+        QVERIFY(lease.confirm());
+        QCOMPARE(log.count(QStringLiteral("lock:renew")), 1);
         QVERIFY(lease.held());
         QVERIFY(!lease.lost());
+    }
+
+    // Past the TTL without a renewal the lock may already be someone else's: lost, no renew.
+    void aLeaseNotConfirmedWithinItsTtlIsLost()
+    {
+        CallLog log;
+        FakeQueue queue(&log);
+        qint64 now = 0;
+        LockLease lease(queue, 600, [&] { return now; });
+        QVERIFY(lease.acquire()->acquired);
+        now = 599;
+        QVERIFY(lease.confirm()); // renews: the server still had it
+        now = 599 + 600;
+        QVERIFY(!lease.confirm());
+        QVERIFY(lease.lost());
+        QCOMPARE(log.count(QStringLiteral("lock:renew")), 1);
+        QVERIFY2(lease.lostReason().contains(QStringLiteral("ran out")),
+                 qPrintable(lease.lostReason()));
     }
 
     void tokenChangedMeansLost()
     {
         CallLog log;
         FakeQueue queue(&log);
-        LockLease lease(queue, 600);
+        qint64 now = 0;
+        LockLease lease(queue, 600, [&] { return now; });
         QVERIFY(lease.acquire()->acquired);
         queue.lockHolder = QStringLiteral("someone-else");
-        QTRY_VERIFY_WITH_TIMEOUT(!lease.confirm(), 5000);
+        now = 300;
+        QVERIFY(!lease.confirm());
         QVERIFY(lease.lost());
         QVERIFY2(lease.lostReason().contains(QStringLiteral("no longer holds our token")),
                  qPrintable(lease.lostReason()));
@@ -167,10 +194,12 @@ private slots:
     {
         CallLog log;
         FakeQueue queue(&log);
-        LockLease lease(queue, 600);
+        qint64 now = 0;
+        LockLease lease(queue, 600, [&] { return now; });
         QVERIFY(lease.acquire()->acquired);
         queue.lockError = RedisError{RedisError::Kind::Timeout, QStringLiteral("slow")};
-        QTRY_VERIFY_WITH_TIMEOUT(!lease.confirm(), 5000);
+        now = 300;
+        QVERIFY(!lease.confirm());
         QVERIFY(lease.lost());
         QVERIFY2(lease.lostReason().contains(QStringLiteral("renewing the lock failed")),
                  qPrintable(lease.lostReason()));

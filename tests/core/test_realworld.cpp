@@ -113,7 +113,7 @@ private slots:
     {
         m_env = SandboxEnv::load();
         if (m_env.pgUrl.isEmpty())
-            QSKIP("no sandbox (run through ctest, which starts one)");
+            RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest, which starts one)");
         resetSandbox(m_env);
         migrate(m_env);
         SeededIncident incident(m_env, 1, 1, false);
@@ -598,7 +598,7 @@ private slots:
         QCOMPARE(values(QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
                                        "table_schema = 'reclaim' ORDER BY 1")),
                  (QStringList{QStringLiteral("audit"), QStringLiteral("fence"),
-                              QStringLiteral("requeue")}));
+                              QStringLiteral("rejection"), QStringLiteral("requeue")}));
         QCOMPARE(
             values(QStringLiteral("SELECT row_id || '=' || result FROM reclaim.audit WHERE "
                                   "domain IN ('render', 'export') ORDER BY row_id")),

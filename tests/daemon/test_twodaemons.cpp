@@ -61,7 +61,7 @@ void TestTwoDaemons::oneRunPerTickDoesTheWork()
 {
     const SandboxEnv env = SandboxEnv::load();
     if (env.pgUrl.isEmpty())
-        QSKIP("no sandbox (run through ctest -L integration)");
+        RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest -L integration)");
     resetSandbox(env);
     migrate(env);
     SeededIncident incident(env, 21, 1, false);

@@ -84,7 +84,7 @@ void TestPackaging::initTestCase()
 {
     m_env = SandboxEnv::load();
     if (m_env.pgUrl.isEmpty())
-        QSKIP("no sandbox (run through ctest -L integration)");
+        RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest -L integration)");
     resetSandbox(m_env);
     migrate(m_env);
 }

@@ -49,6 +49,12 @@ QMap<QByteArray, QByteArray> queueContents(const SandboxEnv &env)
     return all;
 }
 
+qint64 redisPttl(const SandboxEnv &env)
+{
+    auto r = redis(env).command({QByteArrayLiteral("PTTL"), kLockKey});
+    return r ? r->toInteger().value_or(-3) : -3;
+}
+
 bool waitForLine(QProcess &p, int timeoutMs)
 {
     QElapsedTimer t;
@@ -71,7 +77,7 @@ private slots:
     {
         m_env = SandboxEnv::load();
         if (m_env.pgUrl.isEmpty())
-            QSKIP("no sandbox (run through ctest, which starts one)");
+            RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest, which starts one)");
     }
 
     void init() { redis(m_env).command({QByteArrayLiteral("DEL"), kLockKey}); }
@@ -137,17 +143,27 @@ private slots:
         LockLease lease(r.lock, 1500);
         auto a = lease.acquire();
         QVERIFY(a && a->acquired);
-        // Four times the TTL of simulated work, confirming between steps as a run does.
-        for (int i = 0; i < 12; ++i) {
-            QTest::qWait(500);
+        // Work that outlasts the TTL four times over, confirming between steps as a run does:
+        // the key must still be ours, and its TTL must have been pushed out again and again.
+        QElapsedTimer work;
+        work.start();
+        int refreshed = 0;
+        qint64 lastTtl = 1500;
+        while (work.elapsed() < 4 * 1500) {
             QVERIFY2(lease.confirm(), qPrintable(lease.lostReason()));
+            const qint64 ttl = redisPttl(m_env);
+            QVERIFY2(ttl > 0, "the lock expired while the lease was confirmed");
+            refreshed += ttl > lastTtl ? 1 : 0;
+            lastTtl = ttl;
+            QTest::qWait(50); // a step of simulated work
         }
         QCOMPARE(getLock(m_env), lease.token().toUtf8());
+        QVERIFY2(refreshed >= 4, qPrintable(QString::number(refreshed)));
 
-        // Someone else took the key (for example after a long freeze): the lease notices.
+        // Someone else took the key (for example after a long freeze): the lease notices at the
+        // first confirm that renews.
         redis(m_env).command({QByteArrayLiteral("SET"), kLockKey, QByteArrayLiteral("intruder")});
-        QTest::qWait(600);
-        QVERIFY(!lease.confirm());
+        QTRY_VERIFY_WITH_TIMEOUT(!lease.confirm(), 5000);
         QVERIFY(lease.lost());
         QVERIFY(!lease.confirm()); // and stays lost
         QCOMPARE(*lease.release(), false);

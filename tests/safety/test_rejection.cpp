@@ -56,7 +56,7 @@ private slots:
     {
         m_env = SandboxEnv::load();
         if (m_env.pgUrl.isEmpty())
-            QSKIP("no sandbox (run through ctest, which starts one)");
+            RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest, which starts one)");
     }
 
     void init()

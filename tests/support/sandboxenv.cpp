@@ -13,6 +13,13 @@
 
 namespace reclaim::test {
 
+bool sandboxRequired()
+{
+    const QString ci = qEnvironmentVariable("CI").toLower();
+    return ci == QLatin1String("true") || ci == QLatin1String("1") ||
+           qEnvironmentVariable("RECLAIM_REQUIRE_SANDBOX") == QLatin1String("1");
+}
+
 SandboxEnv SandboxEnv::load()
 {
     SandboxEnv env;

@@ -9,6 +9,10 @@
 
 namespace reclaim::test {
 
+// True when a missing sandbox is a failure, not a skip: under CI (CI=true) or with
+// RECLAIM_REQUIRE_SANDBOX=1, so a suite that silently skipped every check cannot look green.
+bool sandboxRequired();
+
 struct SandboxEnv
 {
     QString pgUrl;
@@ -40,3 +44,12 @@ RedisConnection redis(const SandboxEnv &env);
 ReclaimConfig sampleConfig(const SandboxEnv &env);
 
 } // namespace reclaim::test
+
+// Skips the test function without a sandbox, or fails it where one is required
+// (sandboxRequired()). CTest reports a skipped initTestCase as "Not Run" (tests/CMakeLists.txt).
+#define RECLAIM_SKIP_WITHOUT_SANDBOX(message)                                                      \
+    do {                                                                                           \
+        if (::reclaim::test::sandboxRequired())                                                    \
+            QFAIL("no sandbox, and CI=true or RECLAIM_REQUIRE_SANDBOX=1 requires one: " message);  \
+        QSKIP(message);                                                                            \
+    } while (false)

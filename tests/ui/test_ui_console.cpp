@@ -63,7 +63,7 @@ void TestUiConsole::initTestCase()
     QDir().mkpath(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots"));
     m_incident = std::make_unique<ConsoleIncident>(11);
     if (!m_incident->sandboxAvailable())
-        QSKIP("no sandbox (run through ctest -L integration)");
+        RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest -L integration)");
     QVERIFY(m_incident->ready());
     m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("console.ini")));
     MainWindow::Options options;
