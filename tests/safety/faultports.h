@@ -80,6 +80,10 @@ class HookedStore final : public JobStore
 public:
     HookedStore(JobStore &store, BoundaryHook hook) : m_store(store), m_hook(std::move(hook)) {}
 
+    // Called with the action right before each row write (after the "write" boundary hook), for
+    // a test that must stop at one particular action's write.
+    std::function<void(const Action &)> beforeWrite;
+
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &d) override
     {
         m_hook(QStringLiteral("candidates"));
@@ -107,6 +111,8 @@ public:
                                                    const Actor &actor) override
     {
         m_hook(QStringLiteral("write"));
+        if (beforeWrite)
+            beforeWrite(a);
         return m_store.applyAction(d, a, actor);
     }
     void auditOnly(const Action &a, const Actor &actor) override { m_store.auditOnly(a, actor); }

@@ -2,6 +2,7 @@
 // after the enqueue (restarted with pg_ctl restart -m fast right before the row write), the
 // error says what happened, and a requeue whose job moved on before the write still counts
 // against the retry budget.
+#include "faultports.h"
 #include "pgserver.h"
 #include "postgres/pgjobstore.h"
 #include "recovery/recoveryrun.h"
@@ -17,74 +18,6 @@ using namespace reclaim;
 using namespace reclaim::test;
 
 namespace {
-
-// The real store, with a hook called once, right before the row write of the first requeue.
-class BeforeFirstRequeueWrite final : public JobStore
-{
-public:
-    BeforeFirstRequeueWrite(JobStore &store, std::function<void(const Action &)> hook)
-        : m_store(store), m_hook(std::move(hook))
-    {}
-
-    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &d) override
-    {
-        return m_store.readCandidates(d);
-    }
-    Expected<std::optional<QByteArray>, StoreError>
-    restorePayload(const DomainConfig &d, const RestoreRule &r, const QString &id) override
-    {
-        return m_store.restorePayload(d, r, id);
-    }
-    Expected<int, StoreError> recentRequeues(const DomainConfig &d, const QString &id) override
-    {
-        return m_store.recentRequeues(d, id);
-    }
-    Expected<qint64, StoreError> fenceGeneration() override { return m_store.fenceGeneration(); }
-    Expected<bool, StoreError> startGeneration(qint64 g) override
-    {
-        return m_store.startGeneration(g);
-    }
-    Expected<qint64, StoreError> recordIntent(const Action &a, const Actor &actor) override
-    {
-        return m_store.recordIntent(a, actor);
-    }
-    Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &d, const Action &a,
-                                                   const Actor &actor) override
-    {
-        if (!m_fired && a.kind == ActionKind::Requeue) {
-            m_fired = true;
-            m_hooked = a.id;
-            m_hook(a);
-        }
-        return m_store.applyAction(d, a, actor);
-    }
-    void auditOnly(const Action &a, const Actor &actor) override { m_store.auditOnly(a, actor); }
-    Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &d,
-                                                           const QString &id) override
-    {
-        return m_store.readRow(d, id);
-    }
-    Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &d) override
-    {
-        return m_store.activeRejections(d);
-    }
-    Expected<Rejection, StoreError> recordRejection(const Action &a, const Actor &actor) override
-    {
-        return m_store.recordRejection(a, actor);
-    }
-    Expected<int, StoreError> undoRejection(const Action &a, const Actor &actor) override
-    {
-        return m_store.undoRejection(a, actor);
-    }
-
-    const QString &hookedAction() const { return m_hooked; }
-
-private:
-    JobStore &m_store;
-    std::function<void(const Action &)> m_hook;
-    bool m_fired = false;
-    QString m_hooked;
-};
 
 const Action *actionById(const RunReport &report, const QString &id)
 {
@@ -121,7 +54,14 @@ private:
         auto store = PgJobStore::open(config, false);
         if (!store)
             qFatal("store: %s", qPrintable(store.error().message));
-        BeforeFirstRequeueWrite hookedStore(**store, hook);
+        // The real store, with `hook` called once, right before the first requeue's row write.
+        HookedStore hookedStore(**store, [](const QString &) {});
+        hookedStore.beforeWrite = [&](const Action &a) {
+            if (hooked->isEmpty() && a.kind == ActionKind::Requeue) {
+                *hooked = a.id;
+                hook(a);
+            }
+        };
         RunRequest request;
         request.trigger = QStringLiteral("auditfaults");
         request.actor = Actor{
@@ -129,7 +69,6 @@ private:
         const RunReport report =
             RecoveryRun(config, &hookedStore, {}, redis.queue, redis.queue, redis.lock)
                 .run(request);
-        *hooked = hookedStore.hookedAction();
         return report;
     }
 
