@@ -49,7 +49,7 @@ struct ScanPage
 // The jobs of a queue that changed state after a mark, as the queue's own event log names them.
 struct QueueMoves
 {
-    QString mark;         // the log's newest entry now: pass it back to ask what moved since
+    QString mark;         // where the log is now (opaque): pass it back to ask what moved since
     bool complete = true; // false: entries after the mark may be gone (trimmed), names missing
     QStringList jobIds;   // each job with an event after the mark, once
 };

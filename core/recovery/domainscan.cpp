@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 
 namespace reclaim {
 
@@ -77,6 +78,8 @@ public:
                                        : stateOfKey(state);
             for (const ScanPage::Job &job : page->jobs)
                 match(queue, state, seenAs, job);
+            if (!followMoves(queue))
+                return false;
             if (page->done)
                 return true;
             if (pages + 1 >= budget) {
@@ -95,33 +98,28 @@ public:
 
     // Reads every state of one queue, then looks up by id each job the queue's event log says
     // moved meanwhile (it may have left a state before the scan got there and entered one the
-    // scan had read); false when the queue could not be read to the end.
+    // scan had read); false when the queue could not be read to the end. The log is followed
+    // after every page, not once at the end: BullMQ trims it to a fixed length, and a busy queue
+    // writes that many entries in about a second — far less than one scan of a large queue, but
+    // far more than one page takes.
     bool readQueue(const QString &queue)
     {
+        m_moved.clear();
         auto mark = m_inspector.movesSince(m_domain.keyPrefix, queue, QString());
         if (!mark) {
             m_stats.error = QStringLiteral("could not read the event log of %1: %2")
                                 .arg(queue, mark.error().describe());
             return false;
         }
+        m_mark = mark->mark;
         for (const QString &state : scanOrder())
             if (!m_unresolved.isEmpty() && !readState(queue, state))
                 return false;
         if (m_unresolved.isEmpty())
             return true;
-        auto moves = m_inspector.movesSince(m_domain.keyPrefix, queue, mark->mark);
-        if (!moves) {
-            m_stats.error = QStringLiteral("could not read the event log of %1: %2")
-                                .arg(queue, moves.error().describe());
+        if (!followMoves(queue))
             return false;
-        }
-        if (!moves->complete) {
-            m_stats.error = QStringLiteral("%1 moved faster than its event log could tell during "
-                                           "the scan: the jobs that moved cannot all be named")
-                                .arg(queue);
-            return false;
-        }
-        return lookUpMoved(queue, moves->jobIds);
+        return lookUpMoved(queue, QStringList(m_moved.cbegin(), m_moved.cend()));
     }
 
     ScanStats finish()
@@ -152,6 +150,28 @@ public:
     ScanStats &stats() { return m_stats; }
 
 private:
+    // Collects the jobs the queue's event log names since the last mark; false when entries
+    // after the mark are gone, so the jobs that moved cannot all be named.
+    bool followMoves(const QString &queue)
+    {
+        auto moves = m_inspector.movesSince(m_domain.keyPrefix, queue, m_mark);
+        if (!moves) {
+            m_stats.error = QStringLiteral("could not read the event log of %1: %2")
+                                .arg(queue, moves.error().describe());
+            return false;
+        }
+        if (!moves->complete) {
+            m_stats.error = QStringLiteral("%1 moved faster than its event log could tell during "
+                                           "the scan: the jobs that moved cannot all be named")
+                                .arg(queue);
+            return false;
+        }
+        m_mark = moves->mark;
+        for (const QString &id : std::as_const(moves->jobIds))
+            m_moved.insert(id);
+        return true;
+    }
+
     bool lookUpMoved(const QString &queue, const QStringList &ids)
     {
         if (ids.isEmpty())
@@ -215,6 +235,8 @@ private:
     QueueInspector &m_inspector;
     const int m_pageSize;
     QHash<QString, qsizetype> m_unresolved;
+    QString m_mark;        // the queue's event log, read up to here
+    QSet<QString> m_moved; // jobs the log named since the queue's scan began
     ScanStats m_stats;
 };
 

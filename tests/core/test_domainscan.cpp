@@ -340,9 +340,10 @@ private slots:
             moved = true;
             queue.put(QStringLiteral("video-generation"), QStringLiteral("old-5"),
                       QStringLiteral("delayed"), payloadFor(QStringLiteral("vj_cycling")));
+            // The log is followed after every page: a trimmed log shows from the move on.
+            queue.movesComplete = complete;
         };
         queue.movedJobs = {QStringLiteral("old-5"), QStringLiteral("gone-1")};
-        queue.movesComplete = complete;
         QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_cycling"), Verdict::Absent),
                                          provisional(QStringLiteral("vj_orphan"), Verdict::Absent)};
         const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);

@@ -132,6 +132,7 @@ private slots:
         int orphanAbsent = 0;
         qint64 fewestJobsRead = -1;
         QStringList problems;
+        QStringList orphanProblems;
         QMap<QString, int> scheduledBy; // "kind/state" → sightings, to show every state was met
         for (int run = 0; run < kRuns; ++run) {
             const RunReport report = engine.run(dryRun());
@@ -144,7 +145,12 @@ private slots:
             for (const CandidateVerdict &v : d.candidates) {
                 const QString id = v.candidate.id;
                 if (m_orphans.contains(id)) {
-                    orphanAbsent += v.verdict == Verdict::Absent ? 1 : 0;
+                    if (v.verdict == Verdict::Absent)
+                        ++orphanAbsent;
+                    else
+                        orphanProblems << QStringLiteral("run %1: %2 %3: %4")
+                                              .arg(run)
+                                              .arg(id, verdictName(v.verdict), v.unknownReason);
                     continue;
                 }
                 const QString kind = m_kindOf.value(id);
@@ -182,7 +188,7 @@ private slots:
         QVERIFY2(healthyUnknown * 10 <= healthyScheduled + healthyUnknown,
                  qPrintable(problems.join(QLatin1Char('\n'))));
         QVERIFY2(orphanAbsent * 10 >= int(m_orphans.size()) * kRuns * 9,
-                 qPrintable(QString::number(orphanAbsent)));
+                 qPrintable(orphanProblems.join(QLatin1Char('\n'))));
         // Candidates were met in every kind of state (the mix the queue is built to have).
         for (const char *state :
              {"active", "delayed", "waiting", "prioritized", "paused", "waiting-children"}) {

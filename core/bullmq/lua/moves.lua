@@ -4,15 +4,11 @@
 -- read nowhere, so the scan asks for the jobs that moved and looks each one up by id.
 -- KEYS: 1 the queue's events stream
 -- ARGV: 1 the mark returned earlier ("" to take a mark only), 2 the most entries to read
--- Returns {mark, complete (0/1), job id, job id, ...}: mark is the newest entry now ("0-0" for
--- none); complete is 0 when entries after the given mark may have been trimmed away (or there
--- were more than asked for), so the moved jobs cannot all be named.
+-- Returns {mark, complete (0/1), job id, job id, ...}: mark is opaque (where the log is now);
+-- complete is 0 when entries after the given mark may have been trimmed away (or there were
+-- more than asked for), so the moved jobs cannot all be named.
 local rcall = redis.call
 local key = KEYS[1]
-local newest = rcall('XREVRANGE', key, '+', '-', 'COUNT', 1)
-local mark = newest[1] and newest[1][1] or '0-0'
-local since = ARGV[1]
-if since == '' or since == mark then return {mark, 1} end
 
 local function parse(id)
   local ms, seq = string.match(id, '^(%d+)-(%d+)$')
@@ -24,15 +20,48 @@ local function older(a, b)
   return am < bm or (am == bm and as < bs)
 end
 
-local complete = 1
-local oldest = rcall('XRANGE', key, '-', '+', 'COUNT', 1)
-if since ~= '0-0' and (not oldest[1] or older(since, oldest[1][1])) then
-  -- The mark itself is gone: what came right after it may be gone too.
-  complete = 0
+-- Redis 7 counts every entry ever added to a stream: a mark is "<last id added>|<that count>",
+-- and entries after it were trimmed away exactly when fewer remain after the id than were added
+-- since (this holds for a mark taken on an empty or missing log too). Trimming does not move
+-- `max-deleted-entry-id`, so that field cannot tell. Older servers: the mark is the newest
+-- entry, and a mark older than the oldest entry left counts as trimmed.
+local lastAdded, added
+local info = redis.pcall('XINFO', 'STREAM', key)
+if type(info) == 'table' and not info.err then
+  for i = 1, #info - 1, 2 do
+    if info[i] == 'last-generated-id' then lastAdded = info[i + 1] end
+    if info[i] == 'entries-added' then added = tonumber(info[i + 1]) end
+  end
+elseif rcall('EXISTS', key) == 0 and redis.REDIS_VERSION_NUM and redis.REDIS_VERSION_NUM >= 0x070000 then
+  lastAdded, added = '0-0', 0
 end
+local mark
+if lastAdded and added then
+  mark = lastAdded .. '|' .. added
+else
+  local newest = rcall('XREVRANGE', key, '+', '-', 'COUNT', 1)
+  mark = newest[1] and newest[1][1] or '0-0'
+end
+local since = ARGV[1]
+if since == '' or since == mark then return {mark, 1} end
+
+local sinceId, sinceAdded = string.match(since, '^([%d%-]+)|(%d+)$')
+if not sinceId then sinceId = since end
 local limit = tonumber(ARGV[2])
-local entries = rcall('XRANGE', key, '(' .. since, '+', 'COUNT', limit + 1)
-if #entries > limit then complete = 0 end
+local entries = rcall('XRANGE', key, '(' .. sinceId, '+', 'COUNT', limit + 1)
+local complete = 1
+if #entries > limit then
+  complete = 0
+elseif sinceAdded and added then
+  -- Fewer left than were added (or a log replaced since): some were trimmed.
+  if added < tonumber(sinceAdded) or #entries < added - tonumber(sinceAdded) then complete = 0 end
+else
+  local oldest = rcall('XRANGE', key, '-', '+', 'COUNT', 1)
+  if sinceId ~= '0-0' and (not oldest[1] or older(sinceId, oldest[1][1])) then
+    -- The mark itself is gone: what came right after it may be gone too.
+    complete = 0
+  end
+end
 local out = {mark, complete}
 local seen = {}
 for i = 1, math.min(#entries, limit) do
