@@ -33,8 +33,7 @@ QString PostgresEndpoint::redacted() const
                                        (password.isEmpty() ? QString() : QStringLiteral(":***")) +
                                        QLatin1Char('@');
         return QStringLiteral("postgresql://%1/%2?host=%3 (Unix socket %3/.s.PGSQL.%4)")
-            .arg(auth, database, host)
-            .arg(port);
+            .arg(auth, database, host, QString::number(port));
     }
     return redactedUrl(QStringLiteral("postgresql"), user, !password.isEmpty(), host, port,
                        QLatin1Char('/') + database);
@@ -49,8 +48,7 @@ QString RedisEndpoint::redacted() const
                                        (password.isEmpty() ? QString() : QStringLiteral(":***")) +
                                        QLatin1Char('@');
         return QStringLiteral("redis+sentinel://%1%2/%3")
-            .arg(auth, sentinel->describe())
-            .arg(database);
+            .arg(auth, sentinel->describe(), QString::number(database));
     }
     return redactedUrl(QStringLiteral("redis"), user, !password.isEmpty(), host, port,
                        QStringLiteral("/%1").arg(database));
