@@ -164,6 +164,7 @@ private slots:
         const int port = m_pg->port() == 65535 ? 65534 : m_pg->port() + 1;
         Engine engine(configFor(socketUrl(port)));
         const RunReport report = engine.run(RunRequest{});
+        qInfo("%s", qPrintable(report.outcomeDetail)); // what an operator reads
         QCOMPARE(report.outcome, RunReport::Outcome::Failed);
         QCOMPARE(exitCodeFor(report), 5);
         const QString socket = m_pg->socketDir() + QStringLiteral("/.s.PGSQL.%1").arg(port);
@@ -215,6 +216,7 @@ private slots:
         QFETCH(QStringList, mustSay);
         Engine engine(configFor(url));
         const RunReport report = engine.run(RunRequest{});
+        qInfo("%s", qPrintable(report.outcomeDetail)); // what an operator reads
         QCOMPARE(report.outcome, RunReport::Outcome::Failed);
         QCOMPARE(exitCodeFor(report), 5);
         QVERIFY2(
