@@ -13,11 +13,47 @@
 #include "worldsnapshot.h"
 
 #include <QJsonObject>
+#include <QProcess>
 #include <QSet>
 #include <QTest>
 
 using namespace reclaim;
 using namespace reclaim::test;
+
+namespace {
+
+// A "sentinel" that names a fixed address for every question: what a sentinel that has not yet
+// heard of a failover does. A few lines of Node, so no real sentinel has to be made to lag.
+class StaleSentinel final
+{
+public:
+    explicit StaleSentinel(int namedPort)
+    {
+        static const char script[] = R"(const net = require('net');
+const port = process.argv[1];
+const reply = `*2\r\n$9\r\n127.0.0.1\r\n$${port.length}\r\n${port}\r\n`;
+const server = net.createServer((c) => c.on('data', () => c.write(reply)));
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));)";
+        m_process.start(
+            QStringLiteral(RECLAIM_NODE),
+            {QStringLiteral("-e"), QString::fromLatin1(script), QString::number(namedPort)});
+        if (m_process.waitForStarted(5000) && m_process.waitForReadyRead(10000))
+            m_port = m_process.readLine().trimmed().toInt();
+    }
+    ~StaleSentinel()
+    {
+        m_process.kill();
+        m_process.waitForFinished();
+    }
+    Q_DISABLE_COPY_MOVE(StaleSentinel)
+    int port() const { return m_port; }
+
+private:
+    QProcess m_process;
+    int m_port = 0;
+};
+
+} // namespace
 
 class TestSentinel : public QObject
 {
@@ -142,6 +178,36 @@ private slots:
         QVERIFY2(
             report.outcomeDetail.contains(QStringLiteral("127.0.0.1:%1").arg(m_set->deadPort())),
             qPrintable(report.outcomeDetail));
+    }
+
+    // A sentinel that names the replica as the master: the node's ROLE gives it away, the next
+    // sentinel is asked; with no other sentinel the run is skipped and no verdict is ABSENT.
+    void aSentinelThatNamesAReplicaIsPassedOver()
+    {
+        const int replica = m_set->dataPort(1);
+        StaleSentinel stale(replica);
+        QVERIFY(stale.port() > 0);
+        const QString both = QStringLiteral("redis+sentinel://127.0.0.1:%1,127.0.0.1:%2/mymaster")
+                                 .arg(stale.port())
+                                 .arg(m_set->sentinelPort(1));
+        auto conn = openMaster(*parseRedisUrl(both), std::chrono::milliseconds(1000));
+        QVERIFY2(conn.hasValue(), conn ? "" : qPrintable(conn.error().message));
+        QCOMPARE(conn->endpointName(), QStringLiteral("127.0.0.1:%1").arg(m_set->dataPort(0)));
+
+        const QString onlyStale =
+            QStringLiteral("redis+sentinel://127.0.0.1:%1/mymaster").arg(stale.port());
+        Engine engine(configWithRedis(onlyStale));
+        const RunReport report = engine.run(request(true));
+        qInfo("%s", qPrintable(report.outcomeDetail));
+        QCOMPARE(report.outcome, RunReport::Outcome::SkippedUnreachable);
+        QCOMPARE(exitCodeFor(report), 4);
+        QVERIFY2(report.outcomeDetail.contains(
+                     QStringLiteral("127.0.0.1:%1 is a replica of 127.0.0.1:%2")
+                         .arg(replica)
+                         .arg(m_set->dataPort(0))),
+                 qPrintable(report.outcomeDetail));
+        QCOMPARE(report.count(Verdict::Absent), 0);
+        QVERIFY(report.actions.isEmpty());
     }
 
     // One Engine, as a daemon keeps it: a run, a failover, and the next run follows it.
