@@ -84,22 +84,6 @@ std::optional<RedisError> notMaster(RedisConnection &conn)
                           .arg(conn.endpointName(), what)};
 }
 
-Expected<SentinelSpec::Node, RedisError> askSentinels(const RedisEndpoint &endpoint,
-                                                      std::chrono::milliseconds timeout)
-{
-    QStringList said;
-    for (const SentinelSpec::Node &node : endpoint.sentinel->sentinels) {
-        auto found = askOne(endpoint, node, timeout);
-        if (found)
-            return *found;
-        said << found.error();
-    }
-    return unexpected(
-        RedisError{RedisError::Kind::Connect,
-                   QStringLiteral("no sentinel named the master '%1': %2")
-                       .arg(endpoint.sentinel->masterName, said.join(QStringLiteral("; ")))});
-}
-
 Expected<RedisConnection, RedisError> openMaster(const RedisEndpoint &endpoint,
                                                  std::chrono::milliseconds timeout)
 {

@@ -19,10 +19,6 @@ namespace reclaim {
 Expected<RedisConnection, RedisError> openMaster(const RedisEndpoint &endpoint,
                                                  std::chrono::milliseconds timeout);
 
-// The master's address as the sentinels of `endpoint` name it now (no connection to it made).
-Expected<SentinelSpec::Node, RedisError> askSentinels(const RedisEndpoint &endpoint,
-                                                      std::chrono::milliseconds timeout);
-
 // Why `conn` is not the master, or nothing when its ROLE says master: a replica answers reads
 // with data that may lag and refuses writes, so a run must not take it for the master.
 std::optional<RedisError> notMaster(RedisConnection &conn);
