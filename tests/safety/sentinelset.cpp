@@ -37,7 +37,7 @@ bool waitUntil(const std::function<bool()> &ready, int timeoutMs)
 
 } // namespace
 
-SentinelSet::SentinelSet()
+SentinelSet::SentinelSet(QString password) : m_password(std::move(password))
 {
     const QList<int> ports = freePorts(6);
     m_dataPorts[0] = ports[0];
@@ -59,17 +59,18 @@ SentinelSet::~SentinelSet()
     }
 }
 
-Expected<RedisConnection, RedisError> SentinelSet::connect(int port)
+Expected<RedisConnection, RedisError> SentinelSet::connect(int port, const QString &password)
 {
     RedisEndpoint e;
     e.host = QStringLiteral("127.0.0.1");
     e.port = port;
+    e.password = password;
     return RedisConnection::open(e, std::chrono::milliseconds(1000));
 }
 
-QString SentinelSet::role(int port)
+QString SentinelSet::role(int port, const QString &password)
 {
-    auto c = connect(port);
+    auto c = connect(port, password);
     if (!c)
         return {};
     auto r = c->command({QByteArrayLiteral("ROLE")});
@@ -118,6 +119,9 @@ bool SentinelSet::start()
                          QStringLiteral("--appendonly"), QStringLiteral("no"),
                          QStringLiteral("--dir"),        m_dir.path(),
                          QStringLiteral("--dbfilename"), QStringLiteral("node%1.rdb").arg(i)};
+        if (!m_password.isEmpty())
+            args << QStringLiteral("--requirepass") << m_password << QStringLiteral("--masterauth")
+                 << m_password;
         if (i == 1)
             args << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1")
                  << QString::number(m_dataPorts[0]);
@@ -127,7 +131,7 @@ bool SentinelSet::start()
         }
     }
     auto replicaInSync = [&] {
-        auto c = connect(m_dataPorts[1]);
+        auto c = connect(m_dataPorts[1], m_password);
         if (!c)
             return false;
         auto info = c->command({QByteArrayLiteral("INFO"), QByteArrayLiteral("replication")});
@@ -151,6 +155,10 @@ bool SentinelSet::start()
                     .arg(QString::number(m_sentinelPorts[i]), m_dir.path(),
                          QLatin1String(kMasterName), QString::number(m_dataPorts[0]))
                     .toUtf8());
+        if (!m_password.isEmpty())
+            f.write(QStringLiteral("sentinel auth-pass %1 %2\n")
+                        .arg(QLatin1String(kMasterName), m_password)
+                        .toUtf8());
         f.close();
         if (!launch({conf, QStringLiteral("--sentinel")})) {
             m_error = QStringLiteral("redis-server --sentinel did not start");

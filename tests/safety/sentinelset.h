@@ -17,7 +17,9 @@ class SentinelSet final
 public:
     static constexpr const char *kMasterName = "mymaster";
 
-    SentinelSet();
+    // With a password, the data nodes require it (requirepass, masterauth) and the sentinels
+    // use it (auth-pass); the sentinels themselves require none.
+    explicit SentinelSet(QString password = {});
     ~SentinelSet();
     Q_DISABLE_COPY_MOVE(SentinelSet)
 
@@ -35,15 +37,16 @@ public:
     QString url(bool leadWithADeadSentinel) const;
     static QString dataUrl(int port) { return QStringLiteral("redis://127.0.0.1:%1/0").arg(port); }
 
-    // A plain connection to a node or sentinel on loopback.
-    static Expected<RedisConnection, RedisError> connect(int port);
+    // A plain connection to a node or sentinel on loopback (AUTH with `password` if given).
+    static Expected<RedisConnection, RedisError> connect(int port, const QString &password = {});
     // The master's port as sentinel `i` names it now, 0 when it names none.
     int masterPortSeenBy(int i) const;
     // ROLE's first word ("master", "slave", "sentinel"), empty when the node does not answer.
-    static QString role(int port);
+    static QString role(int port, const QString &password = {});
 
 private:
     QTemporaryDir m_dir;
+    QString m_password;
     int m_dataPorts[2] = {0, 0};
     int m_sentinelPorts[3] = {0, 0, 0};
     int m_deadPort = 0;

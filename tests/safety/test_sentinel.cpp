@@ -210,6 +210,45 @@ private slots:
         QVERIFY(report.actions.isEmpty());
     }
 
+    // The URL's password and database are the master's: discovery asks the (password-less)
+    // sentinels without AUTH, the master is authenticated and the database selected; a wrong
+    // password is refused without being quoted.
+    void aPasswordAndDatabaseAreTheMasters()
+    {
+        const QString password = QStringLiteral("pw-Sx42-secret");
+        SentinelSet set(password);
+        QVERIFY2(set.start(), qPrintable(set.error()));
+        const QString nodes = QStringLiteral("127.0.0.1:%1,127.0.0.1:%2/mymaster/2")
+                                  .arg(set.sentinelPort(0))
+                                  .arg(set.sentinelPort(1));
+        const auto endpoint = parseRedisUrl(QStringLiteral("redis+sentinel://:") + password +
+                                            QLatin1Char('@') + nodes);
+        QVERIFY(endpoint.hasValue());
+        QVERIFY(!endpoint->redacted().contains(password));
+        auto conn = openMaster(*endpoint, std::chrono::milliseconds(1000));
+        QVERIFY2(conn.hasValue(), conn ? "" : qPrintable(conn.error().message));
+        QCOMPARE(conn->endpointName(), QStringLiteral("127.0.0.1:%1").arg(set.dataPort(0)));
+        QVERIFY(conn->command({QByteArrayLiteral("SET"), QByteArrayLiteral("sentinel-probe"),
+                               QByteArrayLiteral("db2")}));
+        auto raw = SentinelSet::connect(set.dataPort(0), password);
+        QVERIFY(raw.hasValue());
+        QVERIFY(raw->command({QByteArrayLiteral("SELECT"), QByteArrayLiteral("2")}));
+        QCOMPARE(
+            raw->command({QByteArrayLiteral("GET"), QByteArrayLiteral("sentinel-probe")})->toText(),
+            QStringLiteral("db2"));
+
+        const QString wrong = QStringLiteral("wrong-Qz7");
+        auto refused = openMaster(
+            *parseRedisUrl(QStringLiteral("redis+sentinel://:") + wrong + QLatin1Char('@') + nodes),
+            std::chrono::milliseconds(1000));
+        QVERIFY(!refused.hasValue());
+        qInfo("%s", qPrintable(refused.error().message));
+        QVERIFY2(refused.error().message.contains(
+                     QStringLiteral("authentication to 127.0.0.1:%1").arg(set.dataPort(0))),
+                 qPrintable(refused.error().message));
+        QVERIFY(!refused.error().message.contains(wrong));
+    }
+
     // One Engine, as a daemon keeps it: a run, a failover, and the next run follows it.
     void theNextRunAfterAFailoverUsesTheNewMaster()
     {
