@@ -295,9 +295,10 @@ private slots:
         QVERIFY(!differences(rowsBefore, databaseRows(m_env)).isEmpty());
     }
 
-    // The old master's address, as a configuration that does not follow Sentinel still has it:
-    // the node is a replica now and refuses the lock (READONLY), so the run is skipped, exit 4,
-    // and nothing changes in PostgreSQL or on the replica.
+    // Runs after the failover above (Qt Test keeps the declared order): the old master is a
+    // replica now. The old master's address, as a configuration that does not follow Sentinel still
+    // has it: the node is a replica now and refuses the lock (READONLY), so the run is skipped,
+    // exit 4, and nothing changes in PostgreSQL or on the replica.
     void aRunPointedAtTheOldMasterNowAReplicaWritesNothing()
     {
         const int oldMaster = m_set->dataPort(0);
