@@ -15,7 +15,8 @@ QString formatCheckReport(const CheckReport &report)
                    .arg(CheckReport::statusName(i.status).toUpper(), i.id.leftJustified(width),
                         i.summary);
         if (!i.fix.isEmpty())
-            out += QStringLiteral("%1fix: %2\n").arg(QString(6 + width + 2, QLatin1Char(' ')), i.fix);
+            out +=
+                QStringLiteral("%1fix: %2\n").arg(QString(6 + width + 2, QLatin1Char(' ')), i.fix);
     }
     const qsizetype warned = report.ids(CheckStatus::Warn).size();
     const qsizetype failed = report.ids(CheckStatus::Fail).size();

@@ -110,8 +110,9 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
     const QCommandLineOption dryRun(
         QStringLiteral("dry-run"),
         QStringLiteral("Plan only: write nothing to Redis or PostgreSQL."));
-    const QCommandLineOption json(QStringLiteral("json"),
-                                  QStringLiteral("With --once or --check: print the report as JSON."));
+    const QCommandLineOption json(
+        QStringLiteral("json"),
+        QStringLiteral("With --once or --check: print the report as JSON."));
     const QCommandLineOption interval(
         QStringLiteral("interval"),
         QStringLiteral("Seconds between runs, %1 to %2 (overrides run.intervalSeconds).")
@@ -135,8 +136,8 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         QStringLiteral("screenshot"),
         QStringLiteral("Console: run once, render the window to this PNG, exit."),
         QStringLiteral("png"));
-    p.addOptions({help, version, config, daemon, once, check, dryRun, json, interval, logFormat, logFile,
-                  metrics, readOnly, screenshot});
+    p.addOptions({help, version, config, daemon, once, check, dryRun, json, interval, logFormat,
+                  logFile, metrics, readOnly, screenshot});
 
     CommandLineResult result;
     result.helpText = p.helpText();

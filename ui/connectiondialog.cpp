@@ -178,14 +178,13 @@ void ConnectionDialog::showCheck(const CheckReport &report)
     m_checkButton->setEnabled(true);
     m_checkItems->clear();
     for (const CheckItem &item : report.items) {
-        const QStyle::StandardPixmap icon = item.status == CheckStatus::Pass
-                                                ? QStyle::SP_DialogApplyButton
-                                            : item.status == CheckStatus::Warn
-                                                ? QStyle::SP_MessageBoxWarning
-                                                : QStyle::SP_MessageBoxCritical;
-        QString text = QStringLiteral("%1  %2: %3")
-                           .arg(CheckReport::statusName(item.status).toUpper(), item.id,
-                                item.summary);
+        const QStyle::StandardPixmap icon =
+            item.status == CheckStatus::Pass   ? QStyle::SP_DialogApplyButton
+            : item.status == CheckStatus::Warn ? QStyle::SP_MessageBoxWarning
+                                               : QStyle::SP_MessageBoxCritical;
+        QString text =
+            QStringLiteral("%1  %2: %3")
+                .arg(CheckReport::statusName(item.status).toUpper(), item.id, item.summary);
         if (!item.fix.isEmpty())
             text += QStringLiteral("\nFix: ") + item.fix;
         auto *row = new QListWidgetItem(style()->standardIcon(icon), text, m_checkItems);

@@ -87,8 +87,8 @@ void DaemonLoop::onCheckFinished(const CheckReport &report)
         if (item.status == CheckStatus::Fail)
             failed << QStringLiteral("%1: %2").arg(item.id, item.summary);
         log(item.status == CheckStatus::Fail ? LogLevel::Error : LogLevel::Warn,
-            QStringLiteral("check %1 %2: %3").arg(CheckReport::statusName(item.status), item.id,
-                                                  item.summary),
+            QStringLiteral("check %1 %2: %3")
+                .arg(CheckReport::statusName(item.status), item.id, item.summary),
             {{QStringLiteral("event"), QStringLiteral("check-item")},
              {QStringLiteral("id"), item.id},
              {QStringLiteral("status"), CheckReport::statusName(item.status)},

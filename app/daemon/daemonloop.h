@@ -1,5 +1,6 @@
 // The daemon's schedule: the preflight check and a run at start, then a run every interval
-// through the recovery worker thread, never two at once (and the check again while it fails); reload on request; a stop that lets the run in flight end cleanly.
+// through the recovery worker thread, never two at once (and the check again while it fails);
+// reload on request; a stop that lets the run in flight end cleanly.
 #pragma once
 
 #include "config/reclaimconfig.h"

@@ -1,7 +1,7 @@
 // When the daemon answers /readyz with 200: the last preflight check (`--check`, run at start
 // and again at each interval while it fails) did not fail, and a run that reached a decision
-// finished within the last two intervals. (The configuration in use is always valid: an invalid file stops the
-// daemon at start, and a reload that does not validate is refused.)
+// finished within the last two intervals. (The configuration in use is always valid: an invalid
+// file stops the daemon at start, and a reload that does not validate is refused.)
 #pragma once
 
 #include <QDateTime>

@@ -49,8 +49,8 @@ Expected<QString, QString> inlineBinds(const QSqlDatabase &db, const CandidateQu
     return sql;
 }
 
-Expected<CandidatePlan, QString> explainCandidateQuery(QSqlDatabase &db, const CandidateQuery &query,
-                                                       const QString &options)
+Expected<CandidatePlan, QString>
+explainCandidateQuery(QSqlDatabase &db, const CandidateQuery &query, const QString &options)
 {
     const auto sql = inlineBinds(db, query);
     if (!sql)
@@ -72,12 +72,12 @@ Expected<QHash<QString, QStringList>, QString> indexColumns(QSqlDatabase &db, co
     QSqlQuery q(db);
     // to_regclass of the quoted name: the configured schema (or search_path for a bare name),
     // exactly as the candidate query resolves it.
-    q.prepare(QStringLiteral(
-        "SELECT i.relname, a.attname FROM pg_index x "
-        "JOIN pg_class i ON i.oid = x.indexrelid "
-        "CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, n) "
-        "JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum "
-        "WHERE x.indrelid = to_regclass(?) ORDER BY i.relname, k.n"));
+    q.prepare(
+        QStringLiteral("SELECT i.relname, a.attname FROM pg_index x "
+                       "JOIN pg_class i ON i.oid = x.indexrelid "
+                       "CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, n) "
+                       "JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum "
+                       "WHERE x.indrelid = to_regclass(?) ORDER BY i.relname, k.n"));
     q.addBindValue(quoteTableName(table));
     if (!q.exec())
         return unexpected(serverText(q));

@@ -16,9 +16,9 @@ namespace reclaim {
 
 struct CandidatePlan
 {
-    QJsonObject root;      // EXPLAIN's JSON for the statement: {"Plan": {...}, ...}
-    QStringList nodeTypes; // every node of the plan, depth first
-    QStringList indexes;   // the indexes the plan's nodes use
+    QJsonObject root;         // EXPLAIN's JSON for the statement: {"Plan": {...}, ...}
+    QStringList nodeTypes;    // every node of the plan, depth first
+    QStringList indexes;      // the indexes the plan's nodes use
     double estimatedRows = 0; // the top node's "Plan Rows"
 };
 
@@ -29,8 +29,8 @@ Expected<QString, QString> inlineBinds(const QSqlDatabase &db, const CandidateQu
 
 // EXPLAIN (<options>) of the candidate query on `db`, e.g. options "FORMAT JSON" or
 // "ANALYZE, BUFFERS, FORMAT JSON" (FORMAT JSON is required). The error is the server's.
-Expected<CandidatePlan, QString> explainCandidateQuery(QSqlDatabase &db, const CandidateQuery &query,
-                                                       const QString &options);
+Expected<CandidatePlan, QString>
+explainCandidateQuery(QSqlDatabase &db, const CandidateQuery &query, const QString &options);
 
 // Index name -> its columns in order, for a configured table (`table` or `schema.table`).
 Expected<QHash<QString, QStringList>, QString> indexColumns(QSqlDatabase &db, const QString &table);

@@ -26,25 +26,24 @@ void addQueue(QList<CommandNeed> &out, const QString &prefix, const QString &que
     const QByteArray job = bullmq::queueKeyPrefix(prefix, queue) + kJobId;
     const QByteArray keyPrefix = bullmq::queueKeyPrefix(prefix, queue);
     const auto need = [&](const QString &script, RedisCommand argv) {
-        const QString what = QStringLiteral("%1 %2 (%3)")
-                                 .arg(QString::fromUtf8(argv.at(0)),
-                                      QString::fromUtf8(argv.value(1)), script);
+        const QString what =
+            QStringLiteral("%1 %2 (%3)")
+                .arg(QString::fromUtf8(argv.at(0)), QString::fromUtf8(argv.value(1)), script);
         out.append(CommandNeed{what, std::move(argv)});
     };
     // The scripts themselves, with the keys each is called with.
-    const QList<QByteArray> probeKeys{k("completed"), k("failed"), k("delayed"),
+    const QList<QByteArray> probeKeys{k("completed"),   k("failed"),           k("delayed"),
                                       k("prioritized"), k("waiting-children"), k("wait"),
-                                      k("paused"), k("active"), k("meta")};
+                                      k("paused"),      k("active"),           k("meta")};
     RedisCommand probe = bullmq::scripts::probe().evalsha(
         probeKeys, {keyPrefix, QByteArrayLiteral("10"), QByteArrayLiteral("1"), kJobId});
-    out.append(CommandNeed{QStringLiteral("EVALSHA probe.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
-                           probe});
+    out.append(CommandNeed{
+        QStringLiteral("EVALSHA probe.lua on %1*").arg(QString::fromUtf8(keyPrefix)), probe});
     out.append(CommandNeed{
         QStringLiteral("EVALSHA scanpage.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
-        bullmq::scripts::scanPage().evalsha({k("wait"), k("meta")},
-                                            {QByteArrayLiteral("list"), QByteArrayLiteral("1"),
-                                             keyPrefix, QByteArrayLiteral("0"),
-                                             QByteArrayLiteral("0")})});
+        bullmq::scripts::scanPage().evalsha(
+            {k("wait"), k("meta")}, {QByteArrayLiteral("list"), QByteArrayLiteral("1"), keyPrefix,
+                                     QByteArrayLiteral("0"), QByteArrayLiteral("0")})});
     out.append(CommandNeed{
         QStringLiteral("EVALSHA moves.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
         bullmq::scripts::moves().evalsha({k("events")}, {QByteArray(), QByteArrayLiteral("1")})});
@@ -83,8 +82,7 @@ void addQueue(QList<CommandNeed> &out, const QString &prefix, const QString &que
     need(QStringLiteral("enqueue.lua"), cmd({"ZADD", k("marker"), "0", "0"}));
     for (const char *set : {"completed", "failed"})
         need(QStringLiteral("enqueue.lua"), cmd({"ZREM", k(set), "x"}));
-    for (const char *set :
-         {"completed", "failed", "delayed", "prioritized", "waiting-children"}) {
+    for (const char *set : {"completed", "failed", "delayed", "prioritized", "waiting-children"}) {
         need(QStringLiteral("probe.lua, enqueue.lua"), cmd({"ZSCORE", k(set), "x"}));
         need(QStringLiteral("scanpage.lua"), cmd({"ZCARD", k(set)}));
         need(QStringLiteral("scanpage.lua"), cmd({"ZRANGE", k(set), "0", "1"}));
@@ -111,9 +109,9 @@ QList<CommandNeed> commandNeeds(const ReclaimConfig &config)
     const QByteArray lock = config.run.lockKey.toUtf8();
     const QByteArray generation = RedisLock::generationKeyFor(config.run.lockKey);
     const auto need = [&](const QString &where, RedisCommand argv) {
-        const QString what = QStringLiteral("%1 %2 (%3)")
-                                 .arg(QString::fromUtf8(argv.at(0)),
-                                      QString::fromUtf8(argv.value(1)), where);
+        const QString what =
+            QStringLiteral("%1 %2 (%3)")
+                .arg(QString::fromUtf8(argv.at(0)), QString::fromUtf8(argv.value(1)), where);
         out.append(CommandNeed{what, std::move(argv)});
     };
     // Loading a script after NOSCRIPT (redis/luascript.cpp).
@@ -123,12 +121,10 @@ QList<CommandNeed> commandNeeds(const ReclaimConfig &config)
     out.append(CommandNeed{
         QStringLiteral("EVALSHA lockacquire.lua on %1").arg(config.run.lockKey),
         fencing::scripts::lockAcquire().evalsha({lock, generation}, {"t", "1000", "0"})});
-    out.append(
-        CommandNeed{QStringLiteral("EVALSHA lockrenew.lua on %1").arg(config.run.lockKey),
-                    fencing::scripts::lockRenew().evalsha({lock}, {"t", "1000"})});
-    out.append(
-        CommandNeed{QStringLiteral("EVALSHA lockrelease.lua on %1").arg(config.run.lockKey),
-                    fencing::scripts::lockRelease().evalsha({lock}, {"t"})});
+    out.append(CommandNeed{QStringLiteral("EVALSHA lockrenew.lua on %1").arg(config.run.lockKey),
+                           fencing::scripts::lockRenew().evalsha({lock}, {"t", "1000"})});
+    out.append(CommandNeed{QStringLiteral("EVALSHA lockrelease.lua on %1").arg(config.run.lockKey),
+                           fencing::scripts::lockRelease().evalsha({lock}, {"t"})});
     need(QStringLiteral("lockacquire.lua"), cmd({"SET", lock, "t", "NX", "PX", "1000"}));
     need(QStringLiteral("lockacquire.lua"), cmd({"INCR", generation}));
     need(QStringLiteral("lockacquire.lua"), cmd({"SET", generation, "1"}));

@@ -58,8 +58,9 @@ void checkFence(const ReclaimConfig &config, RedisConnection &redis, PgConnectio
     }
     const auto counter = redisGeneration(redis, key);
     if (!counter) {
-        report.add(kFence, CheckStatus::Fail,
-                   QStringLiteral("could not check: the generation counter: %1").arg(counter.error()));
+        report.add(
+            kFence, CheckStatus::Fail,
+            QStringLiteral("could not check: the generation counter: %1").arg(counter.error()));
         return;
     }
     // Other deployments' rows: only the current layout has one per lock key.

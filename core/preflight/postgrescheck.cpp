@@ -61,14 +61,14 @@ struct ColumnRights
 
 // The role's rights on each column of a configured table; nullopt when no such table is visible.
 Expected<std::optional<QHash<QString, ColumnRights>>, QString> columnRights(PgConnection &conn,
-                                                                             const QString &table)
+                                                                            const QString &table)
 {
-    auto r = rows(conn,
-                  QStringLiteral(
-                      "SELECT a.attname, has_column_privilege(a.attrelid, a.attnum, 'SELECT'), "
-                      "has_column_privilege(a.attrelid, a.attnum, 'UPDATE') FROM pg_attribute a "
-                      "WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped"),
-                  {quoteTableName(table)});
+    auto r = rows(
+        conn,
+        QStringLiteral("SELECT a.attname, has_column_privilege(a.attrelid, a.attnum, 'SELECT'), "
+                       "has_column_privilege(a.attrelid, a.attnum, 'UPDATE') FROM pg_attribute a "
+                       "WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped"),
+        {quoteTableName(table)});
     if (!r)
         return unexpected(r.error());
     if (r->isEmpty())
@@ -151,7 +151,8 @@ void checkPrivileges(PgConnection &conn, const DomainConfig &d, const QString &r
             problems << QStringLiteral("role %1 may not UPDATE %2.%3")
                             .arg(role, n.table, noUpdate.join(QStringLiteral(", ")));
             grants << QStringLiteral("GRANT UPDATE (%1) ON %2 TO %3")
-                          .arg(quotedList(noUpdate), quoteTableName(n.table), quoteIdentifier(role));
+                          .arg(quotedList(noUpdate), quoteTableName(n.table),
+                               quoteIdentifier(role));
         }
     }
     if (problems.isEmpty()) {
@@ -161,14 +162,15 @@ void checkPrivileges(PgConnection &conn, const DomainConfig &d, const QString &r
         report.add(id, CheckStatus::Pass,
                    QStringLiteral("role %1 may SELECT every column of %2 and UPDATE %3%4")
                        .arg(role, d.table, job.update.join(QStringLiteral(", ")),
-                            parents.isEmpty()
-                                ? QString()
-                                : QStringLiteral("; parents: ") + parents.join(QStringLiteral(", "))));
+                            parents.isEmpty() ? QString()
+                                              : QStringLiteral("; parents: ") +
+                                                    parents.join(QStringLiteral(", "))));
         return;
     }
     report.add(id, CheckStatus::Fail, problems.join(QStringLiteral("; ")),
-               grants.isEmpty() ? QStringLiteral("fix domains[].table / columns in the configuration")
-                                : grants.join(QStringLiteral("; ")));
+               grants.isEmpty()
+                   ? QStringLiteral("fix domains[].table / columns in the configuration")
+                   : grants.join(QStringLiteral("; ")));
 }
 
 void checkIndexAndRows(PgConnection &conn, const DomainConfig &d, CheckReport &report)
@@ -222,12 +224,12 @@ void checkIndexAndRows(PgConnection &conn, const DomainConfig &d, CheckReport &r
 
 void checkSchema(PgConnection &conn, const QString &role, CheckReport &report)
 {
-    auto r = rows(conn, QStringLiteral(
-                            "SELECT to_regnamespace('reclaim') IS NOT NULL, "
-                            "has_database_privilege(current_database(), 'CREATE')"));
+    auto r = rows(conn, QStringLiteral("SELECT to_regnamespace('reclaim') IS NOT NULL, "
+                                       "has_database_privilege(current_database(), 'CREATE')"));
     if (!r || r->isEmpty()) {
-        report.add(kSchema, CheckStatus::Fail,
-                   QStringLiteral("could not check: %1").arg(r ? QStringLiteral("no answer") : r.error()));
+        report.add(
+            kSchema, CheckStatus::Fail,
+            QStringLiteral("could not check: %1").arg(r ? QStringLiteral("no answer") : r.error()));
         return;
     }
     const bool exists = r->first().at(0).toBool();
@@ -250,18 +252,19 @@ void checkSchema(PgConnection &conn, const QString &role, CheckReport &report)
     }
     // The schema's own tables: the migration re-runs CREATE ... IF NOT EXISTS, a run reads and
     // writes every one of them.
-    auto t = rows(conn,
-                  QStringLiteral(
-                      "SELECT has_schema_privilege('reclaim', 'USAGE'), "
-                      "has_schema_privilege('reclaim', 'CREATE'), "
-                      "coalesce(string_agg(c.relname, ', ' ORDER BY c.relname) FILTER (WHERE NOT "
-                      "(has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, "
-                      "'INSERT') AND has_table_privilege(c.oid, 'UPDATE'))), '') "
-                      "FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND "
-                      "c.relkind = 'r' WHERE n.nspname = 'reclaim' GROUP BY n.oid"));
+    auto t =
+        rows(conn, QStringLiteral(
+                       "SELECT has_schema_privilege('reclaim', 'USAGE'), "
+                       "has_schema_privilege('reclaim', 'CREATE'), "
+                       "coalesce(string_agg(c.relname, ', ' ORDER BY c.relname) FILTER (WHERE NOT "
+                       "(has_table_privilege(c.oid, 'SELECT') AND has_table_privilege(c.oid, "
+                       "'INSERT') AND has_table_privilege(c.oid, 'UPDATE'))), '') "
+                       "FROM pg_namespace n LEFT JOIN pg_class c ON c.relnamespace = n.oid AND "
+                       "c.relkind = 'r' WHERE n.nspname = 'reclaim' GROUP BY n.oid"));
     if (!t || t->isEmpty()) {
-        report.add(kSchema, CheckStatus::Fail,
-                   QStringLiteral("could not check: %1").arg(t ? QStringLiteral("no answer") : t.error()));
+        report.add(
+            kSchema, CheckStatus::Fail,
+            QStringLiteral("could not check: %1").arg(t ? QStringLiteral("no answer") : t.error()));
         return;
     }
     const bool usage = t->first().at(0).toBool();
@@ -326,11 +329,13 @@ std::unique_ptr<PgConnection> checkPostgres(const ReclaimConfig &config, CheckRe
                QStringLiteral("PostgreSQL at %1 answered").arg(config.postgres.redacted()));
 
     QString role = config.postgres.user;
-    auto v = rows(*conn, QStringLiteral("SELECT current_setting('server_version'), "
-                                        "current_setting('server_version_num')::int, current_user"));
+    auto v =
+        rows(*conn, QStringLiteral("SELECT current_setting('server_version'), "
+                                   "current_setting('server_version_num')::int, current_user"));
     if (!v || v->isEmpty()) {
-        report.add(kVersion, CheckStatus::Fail,
-                   QStringLiteral("could not check: %1").arg(v ? QStringLiteral("no answer") : v.error()));
+        report.add(
+            kVersion, CheckStatus::Fail,
+            QStringLiteral("could not check: %1").arg(v ? QStringLiteral("no answer") : v.error()));
     } else {
         role = v->first().at(2).toString();
         const int num = v->first().at(1).toInt();

@@ -17,13 +17,13 @@ CheckReport runPreflight(const ReclaimConfig &config)
     qsizetype queues = 0;
     for (const DomainConfig &d : config.domains)
         queues += d.queues.size();
-    report.add(QStringLiteral("config"), CheckStatus::Pass,
-               QStringLiteral("%1: %2 domains, %3 queues, lock key %4")
-                   .arg(config.sourcePath.isEmpty() ? QStringLiteral("configuration")
-                                                    : config.sourcePath)
-                   .arg(config.domains.size())
-                   .arg(queues)
-                   .arg(config.run.lockKey));
+    report.add(
+        QStringLiteral("config"), CheckStatus::Pass,
+        QStringLiteral("%1: %2 domains, %3 queues, lock key %4")
+            .arg(config.sourcePath.isEmpty() ? QStringLiteral("configuration") : config.sourcePath)
+            .arg(config.domains.size())
+            .arg(queues)
+            .arg(config.run.lockKey));
     const std::unique_ptr<PgConnection> pg = checkPostgres(config, report);
     std::optional<RedisConnection> redis = checkRedis(config, report);
     checkQueues(config, redis ? &*redis : nullptr, report);

@@ -71,7 +71,9 @@ const QStringList kSets{QStringLiteral("delayed"), QStringLiteral("prioritized")
 void checkOne(const QString &prefix, const QString &queue, RedisConnection &conn,
               const WorkerScan &scan, CheckReport &report)
 {
-    const auto k = [&](const QString &s) { return bullmq::queueKey(prefix, queue, s); };
+    const auto k = [&](const QString &s) {
+        return bullmq::queueKey(prefix, queue, s);
+    };
     QList<RedisCommand> batch{
         {QByteArrayLiteral("EXISTS"), k(QStringLiteral("meta"))},
         {QByteArrayLiteral("HMGET"), k(QStringLiteral("meta")), QByteArrayLiteral("version"),
@@ -137,11 +139,12 @@ void checkOne(const QString &prefix, const QString &queue, RedisConnection &conn
     }
 
     if (paused)
-        report.add(ids.at(2), CheckStatus::Warn,
-                   QStringLiteral("queue %1 is paused: its jobs wait until it is resumed (they "
-                                  "count as SCHEDULED)")
-                       .arg(name),
-                   QStringLiteral("resume the queue (Queue.resume()) if the pause is not intended"));
+        report.add(
+            ids.at(2), CheckStatus::Warn,
+            QStringLiteral("queue %1 is paused: its jobs wait until it is resumed (they "
+                           "count as SCHEDULED)")
+                .arg(name),
+            QStringLiteral("resume the queue (Queue.resume()) if the pause is not intended"));
     else
         report.add(ids.at(2), CheckStatus::Pass, QStringLiteral("not paused"));
 
@@ -160,13 +163,15 @@ void checkOne(const QString &prefix, const QString &queue, RedisConnection &conn
                              : QStringLiteral("a worker ran its stalled check recently "
                                               "(stalled-check key set)"));
     else
-        report.add(ids.at(4), CheckStatus::Warn,
-                   QStringLiteral("no worker seen: no job lock (%1%2) and no stalled-check key; "
-                                  "requeued jobs will wait")
-                       .arg(name, scan.complete ? QStringLiteral(":*:lock in the whole keyspace")
-                                                : QStringLiteral(":*:lock in the first %1 keys")
-                                                      .arg(scan.keysScanned)),
-                   QStringLiteral("start the application's worker for %1").arg(queue));
+        report.add(
+            ids.at(4), CheckStatus::Warn,
+            QStringLiteral("no worker seen: no job lock (%1%2) and no stalled-check key; "
+                           "requeued jobs will wait")
+                .arg(name,
+                     scan.complete
+                         ? QStringLiteral(":*:lock in the whole keyspace")
+                         : QStringLiteral(":*:lock in the first %1 keys").arg(scan.keysScanned)),
+            QStringLiteral("start the application's worker for %1").arg(queue));
 }
 
 } // namespace
@@ -196,7 +201,8 @@ void checkQueues(const ReclaimConfig &config, RedisConnection *conn, CheckReport
     const auto queues = configuredQueues(config);
     if (!conn) {
         for (const auto &[prefix, queue] : queues)
-            report.couldNotCheck(queueCheckIds(prefix, queue), QStringLiteral("Redis is unreachable"));
+            report.couldNotCheck(queueCheckIds(prefix, queue),
+                                 QStringLiteral("Redis is unreachable"));
         return;
     }
     const WorkerScan scan = scanWorkerLocks(*conn, queues);

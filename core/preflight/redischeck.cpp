@@ -38,12 +38,12 @@ struct AclUser
 
 AclUser checkAclUser(RedisConnection &conn, const RedisEndpoint &endpoint, CheckReport &report)
 {
-    const QString configured =
-        endpoint.user.isEmpty() ? QStringLiteral("default") : endpoint.user;
+    const QString configured = endpoint.user.isEmpty() ? QStringLiteral("default") : endpoint.user;
     auto r = conn.command({QByteArrayLiteral("ACL"), QByteArrayLiteral("WHOAMI")});
     if (r) {
         const QString user = r->toText();
-        report.add(kAclUser, CheckStatus::Pass, QStringLiteral("connected as ACL user '%1'").arg(user));
+        report.add(kAclUser, CheckStatus::Pass,
+                   QStringLiteral("connected as ACL user '%1'").arg(user));
         return {true, user};
     }
     if (isUnknownCommand(r.error())) {
@@ -70,8 +70,8 @@ void checkEviction(RedisConnection &conn, const QHash<QString, QString> &info, C
 {
     QString policy = info.value(QStringLiteral("maxmemory_policy"));
     if (policy.isEmpty()) {
-        auto r = conn.command(
-            {QByteArrayLiteral("CONFIG"), QByteArrayLiteral("GET"), QByteArrayLiteral("maxmemory-policy")});
+        auto r = conn.command({QByteArrayLiteral("CONFIG"), QByteArrayLiteral("GET"),
+                               QByteArrayLiteral("maxmemory-policy")});
         if (r && r->isArray() && r->elements.size() == 2)
             policy = r->elements.at(1).toText();
         if (policy.isEmpty()) {
@@ -181,7 +181,8 @@ void fallback(RedisConnection &conn, const ReclaimConfig &config, const AclUser 
                    QStringLiteral("could not check: %1").arg(replies.error().message));
         return;
     }
-    const QStringList tried{QStringLiteral("EVALSHA"), QStringLiteral("GET"), QStringLiteral("PTTL")};
+    const QStringList tried{QStringLiteral("EVALSHA"), QStringLiteral("GET"),
+                            QStringLiteral("PTTL")};
     for (qsizetype i = 0; i < replies->size(); ++i) {
         const RedisResult &r = replies->at(i);
         if (!r && isNoPerm(r.error())) {
@@ -192,8 +193,9 @@ void fallback(RedisConnection &conn, const ReclaimConfig &config, const AclUser 
             return;
         }
         if (!r && r.error().kind != RedisError::Kind::NoScript) {
-            report.add(kCommands, CheckStatus::Fail,
-                       QStringLiteral("could not check: %1: %2").arg(tried.at(i), r.error().message));
+            report.add(
+                kCommands, CheckStatus::Fail,
+                QStringLiteral("could not check: %1: %2").arg(tried.at(i), r.error().message));
             return;
         }
     }
@@ -231,8 +233,7 @@ void checkClusterAndTags(const ReclaimConfig &config, const QHash<QString, QStri
         if (!hasHashTag(d.keyPrefix) && !untagged.contains(d.keyPrefix))
             untagged << d.keyPrefix;
     if (!cluster) {
-        report.add(kHashTags, CheckStatus::Pass,
-                   QStringLiteral("not needed: cluster mode is off"));
+        report.add(kHashTags, CheckStatus::Pass, QStringLiteral("not needed: cluster mode is off"));
         return;
     }
     if (untagged.isEmpty())
@@ -289,10 +290,11 @@ std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckRepo
 {
     auto opened = RedisConnection::open(config.redis, config.run.redisTimeout);
     if (!opened) {
-        report.add(kReachable, CheckStatus::Fail,
-                   QStringLiteral("Redis at %1: %2").arg(config.redis.redacted(), opened.error().message),
-                   QStringLiteral("check connections.redisUrl (or RECLAIM_REDIS_URL), its user "
-                                  "and password, and that the server runs and accepts this host"));
+        report.add(
+            kReachable, CheckStatus::Fail,
+            QStringLiteral("Redis at %1: %2").arg(config.redis.redacted(), opened.error().message),
+            QStringLiteral("check connections.redisUrl (or RECLAIM_REDIS_URL), its user "
+                           "and password, and that the server runs and accepts this host"));
         report.couldNotCheck(redisCheckIds().mid(1), QStringLiteral("Redis is unreachable"));
         return std::nullopt;
     }
@@ -337,7 +339,8 @@ std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckRepo
     if (infoReply)
         checkEviction(conn, info, report);
     else
-        report.couldNotCheck({kEviction}, QStringLiteral("INFO failed: %1").arg(infoReply.error().message));
+        report.couldNotCheck({kEviction},
+                             QStringLiteral("INFO failed: %1").arg(infoReply.error().message));
 
     const QList<CommandNeed> needs = commandNeeds(config);
     bool done = false;

@@ -34,7 +34,8 @@ QString describe(const CheckReport &r)
 {
     QStringList lines;
     for (const CheckItem &i : r.items)
-        lines << QStringLiteral("%1 %2: %3").arg(CheckReport::statusName(i.status), i.id, i.summary);
+        lines
+            << QStringLiteral("%1 %2: %3").arg(CheckReport::statusName(i.status), i.id, i.summary);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -96,8 +97,8 @@ private:
 
     static const CheckItem &itemOf(const CheckReport &r, const QString &id)
     {
-        static const CheckItem none{QStringLiteral("<missing>"), CheckStatus::Fail,
-                                    QStringLiteral("no such item"), {}};
+        static const CheckItem none{
+            QStringLiteral("<missing>"), CheckStatus::Fail, QStringLiteral("no such item"), {}};
         const CheckItem *i = r.item(id);
         return i ? *i : none;
     }
@@ -200,7 +201,8 @@ private slots:
         config.redis.password = password;
         const CheckReport r = runPreflight(config);
         QCOMPARE(itemOf(r, QStringLiteral("redis.reachable")).status, CheckStatus::Pass);
-        QVERIFY2(itemOf(r, QStringLiteral("redis.acl-user")).summary.contains(QLatin1String("reclaim-check")),
+        QVERIFY2(itemOf(r, QStringLiteral("redis.acl-user"))
+                     .summary.contains(QLatin1String("reclaim-check")),
                  qPrintable(describe(r)));
         const CheckItem &i = itemOf(r, QStringLiteral("redis.commands"));
         QCOMPARE(i.status, CheckStatus::Fail);
@@ -349,11 +351,10 @@ private slots:
         const QString prefix = redisDown ? QStringLiteral("redis.") : QStringLiteral("postgres.");
         int dependent = 0;
         for (const CheckItem &i : r.items) {
-            const bool needsDown =
-                i.id.startsWith(prefix) ||
-                (redisDown && (i.id.startsWith(QLatin1String("queue.")) ||
-                               i.id.startsWith(QLatin1String("lock.")))) ||
-                (!redisDown && i.id == QLatin1String("lock.fence"));
+            const bool needsDown = i.id.startsWith(prefix) ||
+                                   (redisDown && (i.id.startsWith(QLatin1String("queue.")) ||
+                                                  i.id.startsWith(QLatin1String("lock.")))) ||
+                                   (!redisDown && i.id == QLatin1String("lock.fence"));
             if (!needsDown)
                 continue;
             ++dependent;
@@ -365,8 +366,8 @@ private slots:
         QVERIFY(dependent >= 5);
         QCOMPARE(r.result(), CheckStatus::Fail);
         // The other server's items are still checked.
-        const QString other = redisDown ? QStringLiteral("postgres.reachable")
-                                        : QStringLiteral("redis.reachable");
+        const QString other =
+            redisDown ? QStringLiteral("postgres.reachable") : QStringLiteral("redis.reachable");
         QCOMPARE(itemOf(r, other).status, CheckStatus::Pass);
     }
 
@@ -405,9 +406,10 @@ private slots:
         QVERIFY2(result != QLatin1String("fail"), json.out.constData());
         bool sawAclUser = false;
         for (const QJsonValue &v : report.value(QStringLiteral("items")).toArray())
-            sawAclUser = sawAclUser ||
-                         (v[QStringLiteral("id")] == QStringLiteral("redis.acl-user") &&
-                          v[QStringLiteral("summary")].toString().contains(QLatin1String("reclaim-bin")));
+            sawAclUser =
+                sawAclUser ||
+                (v[QStringLiteral("id")] == QStringLiteral("redis.acl-user") &&
+                 v[QStringLiteral("summary")].toString().contains(QLatin1String("reclaim-bin")));
         QVERIFY2(sawAclUser, json.out.constData());
 
         const Ran text = runReclaim(base, env);
@@ -415,11 +417,10 @@ private slots:
         QVERIFY(text.out.contains("PASS  config"));
 
         // Redis down, wrong passwords: failures, exit 9, and still no password anywhere.
-        const Ran down = runReclaim(
-            base, {{QStringLiteral("RECLAIM_REDIS_URL"),
-                    QStringLiteral("redis://reclaim-bin:%1@127.0.0.1:%2/0")
-                        .arg(redisPassword)
-                        .arg(closedPort())}});
+        const Ran down = runReclaim(base, {{QStringLiteral("RECLAIM_REDIS_URL"),
+                                            QStringLiteral("redis://reclaim-bin:%1@127.0.0.1:%2/0")
+                                                .arg(redisPassword)
+                                                .arg(closedPort())}});
         QCOMPARE(down.exitCode, 9);
         QVERIFY(down.out.contains("FAIL  redis.reachable"));
         const Ran badAuth = runReclaim(
@@ -440,9 +441,9 @@ private slots:
 
     void aConfigurationThatDoesNotLoadExitsTwo()
     {
-        const Ran ran = runReclaim({QStringLiteral("--check"), QStringLiteral("--json"),
-                                    QStringLiteral("--config"),
-                                    QStringLiteral("/nonexistent/reclaim.json")});
+        const Ran ran =
+            runReclaim({QStringLiteral("--check"), QStringLiteral("--json"),
+                        QStringLiteral("--config"), QStringLiteral("/nonexistent/reclaim.json")});
         QCOMPARE(ran.exitCode, 2);
         QVERIFY2(ran.err.contains("configuration error"), ran.err.constData());
         const QJsonObject report = QJsonDocument::fromJson(ran.out).object();

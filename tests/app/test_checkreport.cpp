@@ -26,15 +26,16 @@ private slots:
         QTest::addColumn<QString>("result");
         QTest::addColumn<int>("exitCode");
         using S = CheckStatus;
-        QTest::newRow("all pass") << QList<S>{S::Pass, S::Pass} << "pass" << exitcode::Ran;
-        QTest::newRow("one warn") << QList<S>{S::Pass, S::Warn, S::Pass} << "warn"
+        QTest::newRow("all pass") << QList<S>{S::Pass, S::Pass} << QStringLiteral("pass")
+                                  << exitcode::Ran;
+        QTest::newRow("one warn") << QList<S>{S::Pass, S::Warn, S::Pass} << QStringLiteral("warn")
                                   << exitcode::CheckWarned;
-        QTest::newRow("warn and fail") << QList<S>{S::Warn, S::Fail, S::Pass} << "fail"
-                                       << exitcode::CheckFailed;
-        QTest::newRow("fail first") << QList<S>{S::Fail, S::Pass} << "fail"
-                                    << exitcode::CheckFailed;
+        QTest::newRow("warn and fail") << QList<S>{S::Warn, S::Fail, S::Pass}
+                                       << QStringLiteral("fail") << exitcode::CheckFailed;
+        QTest::newRow("fail first")
+            << QList<S>{S::Fail, S::Pass} << QStringLiteral("fail") << exitcode::CheckFailed;
         // Nothing checked is not "all fine".
-        QTest::newRow("no items") << QList<S>{} << "fail" << exitcode::CheckFailed;
+        QTest::newRow("no items") << QList<S>{} << QStringLiteral("fail") << exitcode::CheckFailed;
     }
     void resultAndExitCode()
     {
@@ -51,10 +52,14 @@ private slots:
 
     void exitCodesAreDistinctFromTheRunsOnes()
     {
-        const QList<int> others{exitcode::Ran,         exitcode::Usage,
-                                exitcode::ConfigError, exitcode::LockHeld,
-                                exitcode::RedisUnreachable, exitcode::RunFailed,
-                                exitcode::ServeFailed, exitcode::DomainUnread};
+        const QList<int> others{exitcode::Ran,
+                                exitcode::Usage,
+                                exitcode::ConfigError,
+                                exitcode::LockHeld,
+                                exitcode::RedisUnreachable,
+                                exitcode::RunFailed,
+                                exitcode::ServeFailed,
+                                exitcode::DomainUnread};
         QVERIFY(!others.contains(exitcode::CheckWarned));
         QVERIFY(!others.contains(exitcode::CheckFailed));
         QVERIFY(exitcode::CheckWarned != exitcode::CheckFailed);
@@ -74,13 +79,15 @@ private slots:
         QCOMPARE(j.value(QStringLiteral("elapsedMs")).toInteger(), 42);
         QStringList keys = j.keys();
         keys.sort();
-        QCOMPARE(keys, (QStringList{"elapsedMs", "items", "result", "version"}));
+        QCOMPARE(keys, (QStringList{QStringLiteral("elapsedMs"), QStringLiteral("items"),
+                                    QStringLiteral("result"), QStringLiteral("version")}));
         const QJsonArray items = j.value(QStringLiteral("items")).toArray();
         QCOMPARE(items.size(), 2);
         const QJsonObject first = items.first().toObject();
         QStringList itemKeys = first.keys();
         itemKeys.sort();
-        QCOMPARE(itemKeys, (QStringList{"fix", "id", "status", "summary"}));
+        QCOMPARE(itemKeys, (QStringList{QStringLiteral("fix"), QStringLiteral("id"),
+                                        QStringLiteral("status"), QStringLiteral("summary")}));
         QCOMPARE(first.value(QStringLiteral("id")).toString(),
                  QStringLiteral("redis.maxmemory-policy"));
         QCOMPARE(first.value(QStringLiteral("status")).toString(), QStringLiteral("fail"));
@@ -99,16 +106,14 @@ private slots:
               QStringLiteral("give it its own run.lockKey"));
         r.add(QStringLiteral("redis.version"), CheckStatus::Fail, QStringLiteral("Redis 6.0.1"),
               QStringLiteral("upgrade"));
-        const QStringList lines =
-            formatCheckReport(r).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList lines = formatCheckReport(r).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 6); // 3 items, 2 fixes, the result
         QVERIFY(lines.at(0).startsWith(QLatin1String("PASS  config")));
         QVERIFY(lines.at(0).endsWith(QLatin1String("reclaim.json")));
         QVERIFY(lines.at(1).startsWith(QLatin1String("WARN  lock.holder")));
         QVERIFY(lines.at(2).trimmed().startsWith(QLatin1String("fix: give it its own")));
         QVERIFY(lines.at(3).startsWith(QLatin1String("FAIL  redis.version")));
-        QCOMPARE(lines.at(5),
-                 QStringLiteral("FAIL: 3 items, 1 passed, 1 warned, 1 failed (7 ms)"));
+        QCOMPARE(lines.at(5), QStringLiteral("FAIL: 3 items, 1 passed, 1 warned, 1 failed (7 ms)"));
     }
 
     void couldNotCheckIsAFailure()
@@ -129,8 +134,8 @@ private slots:
         r.add(QStringLiteral("x"), CheckStatus::Fail,
               QStringLiteral("cannot connect to redis://app:s3cr3t-pw@10.0.0.1:6379/0"),
               QStringLiteral("try postgresql://me:s3cr3t-pw@db/app"));
-        const QString all = formatCheckReport(r) +
-                            QString::fromUtf8(QJsonDocument(r.toJson()).toJson());
+        const QString all =
+            formatCheckReport(r) + QString::fromUtf8(QJsonDocument(r.toJson()).toJson());
         QVERIFY2(!all.contains(QLatin1String("s3cr3t-pw")), qPrintable(all));
         QVERIFY(all.contains(QLatin1String("app:***@")));
     }
@@ -139,12 +144,12 @@ private slots:
     {
         QTest::addColumn<QString>("prefix");
         QTest::addColumn<bool>("tagged");
-        QTest::newRow("plain") << "bull" << false;
-        QTest::newRow("braced") << "{bull}" << true;
-        QTest::newRow("inside") << "app:{jobs}" << true;
-        QTest::newRow("empty braces") << "{}bull" << false;
-        QTest::newRow("open only") << "{bull" << false;
-        QTest::newRow("close before open") << "}bull{" << false;
+        QTest::newRow("plain") << QStringLiteral("bull") << false;
+        QTest::newRow("braced") << QStringLiteral("{bull}") << true;
+        QTest::newRow("inside") << QStringLiteral("app:{jobs}") << true;
+        QTest::newRow("empty braces") << QStringLiteral("{}bull") << false;
+        QTest::newRow("open only") << QStringLiteral("{bull") << false;
+        QTest::newRow("close before open") << QStringLiteral("}bull{") << false;
     }
     void hashTags()
     {
@@ -158,13 +163,13 @@ private slots:
         QTest::addColumn<QString>("version");
         QTest::addColumn<int>("major"); // -1: not a version
         QTest::addColumn<bool>("known");
-        QTest::newRow("6") << "bullmq:6.7.0" << 6 << true;
-        QTest::newRow("5") << "bullmq:5.1.2" << 5 << true;
-        QTest::newRow("4") << "bullmq:4.0.0" << 4 << true;
-        QTest::newRow("3") << "bullmq:3.15.0" << 3 << false;
-        QTest::newRow("99") << "bullmq:99.0.0" << 99 << false;
-        QTest::newRow("other") << "bull:3.0.0" << -1 << false;
-        QTest::newRow("none") << "" << -1 << false;
+        QTest::newRow("6") << QStringLiteral("bullmq:6.7.0") << 6 << true;
+        QTest::newRow("5") << QStringLiteral("bullmq:5.1.2") << 5 << true;
+        QTest::newRow("4") << QStringLiteral("bullmq:4.0.0") << 4 << true;
+        QTest::newRow("3") << QStringLiteral("bullmq:3.15.0") << 3 << false;
+        QTest::newRow("99") << QStringLiteral("bullmq:99.0.0") << 99 << false;
+        QTest::newRow("other") << QStringLiteral("bull:3.0.0") << -1 << false;
+        QTest::newRow("none") << QStringLiteral("") << -1 << false;
     }
     void bullmqVersions()
     {

@@ -9,11 +9,11 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
-#include <QScopeGuard>
 #include <QTest>
 #include <csignal>
 
@@ -455,7 +455,8 @@ void TestDaemon::aFailedCheckIsLoggedAndKeepsReadyzFailingUntilFixed()
                      QStringLiteral("1"), QStringLiteral("--dry-run")}));
     const auto checkItem = [](const QJsonObject &e) {
         return e.value(QStringLiteral("event")).toString() == QLatin1String("check-item") &&
-               e.value(QStringLiteral("id")).toString() == QLatin1String("redis.maxmemory-policy") &&
+               e.value(QStringLiteral("id")).toString() ==
+                   QLatin1String("redis.maxmemory-policy") &&
                e.value(QStringLiteral("status")).toString() == QLatin1String("fail");
     };
     QVERIFY2(d.waitFor(checkItem, 20000), qPrintable(describe(d)));
