@@ -3,6 +3,8 @@
 #include "domain/locktoken.h"
 #include "fencing/pgfence.h"
 #include "fencing/redislock.h"
+#include "postgres/pgwatchdog.h"
+#include "preflight/postgrescheck.h"
 
 #include <QSqlQuery>
 #include <QVariant>
@@ -136,7 +138,10 @@ void checkLock(const ReclaimConfig &config, RedisConnection *redis, PgConnection
         report.couldNotCheck({kFence}, QStringLiteral("PostgreSQL is unreachable"));
         return;
     }
+    PgWatchdog watchdog; // as for the PostgreSQL items: a frozen server cannot hang the check
+    watchdog.arm(pg->socket(), preflightPostgresBudget(config.run));
     checkFence(config, *redis, *pg, report);
+    watchdog.disarm();
 }
 
 } // namespace reclaim

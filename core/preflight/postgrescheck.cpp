@@ -1,9 +1,11 @@
 #include "preflight/postgrescheck.h"
 
 #include "postgres/candidateplan.h"
+#include "postgres/pgwatchdog.h"
 #include "postgres/sqltext.h"
 #include "preflight/loopback.h"
 
+#include <QScopeGuard>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -300,6 +302,11 @@ QStringList postgresCheckIds(const ReclaimConfig &config)
     return ids;
 }
 
+std::chrono::milliseconds preflightPostgresBudget(const RunSettings &run)
+{
+    return 2 * run.postgresTimeout + std::chrono::milliseconds(1000);
+}
+
 QString compositeIndexStatement(const DomainConfig &d)
 {
     QStringList columns{d.columns.status};
@@ -325,6 +332,12 @@ std::unique_ptr<PgConnection> checkPostgres(const ReclaimConfig &config, CheckRe
         return nullptr;
     }
     std::unique_ptr<PgConnection> conn = std::move(*opened);
+    // libpq has no read timeout and a frozen server still ACKs: the items' statements together
+    // get what two statement timeouts may rightly take, after which the socket is shut and the
+    // rest fail "could not check" instead of hanging the check.
+    PgWatchdog watchdog;
+    watchdog.arm(conn->socket(), preflightPostgresBudget(config.run));
+    const auto disarm = qScopeGuard([&watchdog] { watchdog.disarm(); });
     report.add(kReachable, CheckStatus::Pass,
                QStringLiteral("PostgreSQL at %1 answered").arg(config.postgres.redacted()));
 

@@ -18,6 +18,10 @@ QStringList postgresCheckIds(const ReclaimConfig &config);
 // null when PostgreSQL could not be reached (every PostgreSQL item then fails "could not check").
 std::unique_ptr<PgConnection> checkPostgres(const ReclaimConfig &config, CheckReport &report);
 
+// How long the PostgreSQL items of one check may take together before a client-side watchdog
+// shuts the connection (PgWatchdog): a frozen server cannot hang the check.
+std::chrono::milliseconds preflightPostgresBudget(const RunSettings &run);
+
 // "CREATE INDEX CONCURRENTLY ... ON <table> (status[, type], "updatedAt")" for a domain.
 QString compositeIndexStatement(const DomainConfig &domain);
 

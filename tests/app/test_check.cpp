@@ -183,14 +183,25 @@ private slots:
         QCOMPARE(r.result(), CheckStatus::Fail);
     }
 
+    void anAclUserWithoutEvalshaFails_data()
+    {
+        QTest::addColumn<bool>("mayDryRun");
+        QTest::newRow("ACL DRYRUN") << true;
+        // The documented fallback: EVALSHA of an unknown script is tried (NOPERM, not NOSCRIPT).
+        QTest::newRow("fallback without acl|dryrun") << false;
+    }
     void anAclUserWithoutEvalshaFails()
     {
+        QFETCH(bool, mayDryRun);
         const QString password = QStringLiteral("acl-pw-9f3e1c77");
         {
             RedisConnection r = redisConn();
-            QVERIFY(r.command({"ACL", "SETUSER", "reclaim-check", "reset", "on",
-                               ">" + password.toUtf8(), "~*", "&*", "+@all", "-evalsha"})
-                        .hasValue());
+            RedisCommand setUser{
+                "ACL", "SETUSER", "reclaim-check", "reset",   "on", ">" + password.toUtf8(),
+                "~*",  "&*",      "+@all",         "-evalsha"};
+            if (!mayDryRun)
+                setUser << "-acl|dryrun";
+            QVERIFY(r.command(setUser).hasValue());
         }
         const auto drop = qScopeGuard([&] {
             RedisConnection r = redisConn();
