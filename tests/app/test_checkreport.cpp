@@ -2,6 +2,7 @@
 // the JSON form keeps its documented shape, the text form gives every item one line (and its
 // fix), secrets are redacted on the way in, and the small parsers the checks rely on.
 #include "checkprinter.h"
+#include "commandline.h"
 #include "exitcodes.h"
 #include "preflight/checkreport.h"
 #include "preflight/postgrescheck.h"
@@ -192,6 +193,38 @@ private slots:
         QCOMPARE(parseVersion(QStringLiteral("7.0.15")), std::make_optional(qMakePair(7, 0)));
         QVERIFY(*parseVersion(QStringLiteral("6.0.9")) < qMakePair(6, 2));
         QVERIFY(!parseVersion(QStringLiteral("unstable")));
+    }
+
+    void commandLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("error"); // empty: accepted as --check
+        QTest::addColumn<bool>("json");
+        QTest::newRow("check") << QStringList{QStringLiteral("--check")} << QString() << false;
+        QTest::newRow("check json")
+            << QStringList{QStringLiteral("--check"), QStringLiteral("--json")} << QString()
+            << true;
+        QTest::newRow("check and daemon")
+            << QStringList{QStringLiteral("--check"), QStringLiteral("--daemon")}
+            << QStringLiteral("cannot be combined") << false;
+        QTest::newRow("check and once")
+            << QStringList{QStringLiteral("--once"), QStringLiteral("--check")}
+            << QStringLiteral("cannot be combined") << false;
+    }
+    void commandLine()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, error);
+        QFETCH(bool, json);
+        const CommandLineResult r = parseCommandLine(QStringList{QStringLiteral("reclaim")} + args);
+        if (!error.isEmpty()) {
+            QVERIFY(!r.options);
+            QVERIFY2(r.error.contains(error), qPrintable(r.error));
+            return;
+        }
+        QVERIFY2(r.options, qPrintable(r.error));
+        QVERIFY(r.options->mode == CommandLine::Mode::Check);
+        QCOMPARE(r.options->json, json);
     }
 
     void compositeIndexStatementQuotesEachPart()
