@@ -74,7 +74,7 @@ readRowById(PgConnection &conn, const DomainConfig &d, const QString &rowId)
     // failing the statement.
     if (!q.prepare(
             QStringLiteral("SELECT %1 FROM %2 AS t WHERE %3::text = ?")
-                .arg(selectColumns(d), quoteIdentifier(d.table), quoteIdentifier(d.columns.id))))
+                .arg(selectColumns(d), quoteTableName(d.table), quoteIdentifier(d.columns.id))))
         return unexpected(
             conn.failure(QStringLiteral("preparing the row lookup of %1").arg(d.name), q));
     q.addBindValue(rowId);

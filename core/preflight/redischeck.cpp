@@ -2,6 +2,7 @@
 
 #include "preflight/commandneeds.h"
 #include "preflight/loopback.h"
+#include "redis/masterlocator.h"
 
 #include <QRegularExpression>
 
@@ -288,7 +289,7 @@ std::optional<QPair<int, int>> parseVersion(const QString &text)
 
 std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckReport &report)
 {
-    auto opened = RedisConnection::open(config.redis, config.run.redisTimeout);
+    auto opened = openMaster(config.redis, config.run.redisTimeout);
     if (!opened) {
         report.add(
             kReachable, CheckStatus::Fail,

@@ -566,6 +566,17 @@ private slots:
         QVERIFY(findAction(report, QStringLiteral("render/r_orphan")));
         QVERIFY(findAction(report, QStringLiteral("export/e_orphan")));
 
+        // Finding a job by id reads the configured schema's table too, not the search_path's.
+        QString storeError;
+        const QList<JobExplanation> found =
+            engine.explainJob(QStringLiteral("r_fresh"), &storeError);
+        QVERIFY2(storeError.isEmpty(), qPrintable(storeError));
+        QCOMPARE(found.size(), 1);
+        QVERIFY2(found.first().error.isEmpty(), qPrintable(found.first().error));
+        QCOMPARE(found.first().domain, QStringLiteral("render"));
+        QVERIFY(found.first().lookup);
+        QCOMPARE(found.first().lookup->candidate.status, QStringLiteral("PROCESSING"));
+
         auto values = [&](const QString &statement) {
             QStringList out;
             for (const QVariantList &r : sql(m_env, statement))
