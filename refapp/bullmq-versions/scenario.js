@@ -19,7 +19,10 @@
 //                  connection waits in Redis, then {"event":"active"|"completed", id, at} per
 //                  job (at = Date.now() when the library emitted it); exits after --count N
 //                  completions, or 3 after --timeout-ms.
-//   counts         Queue.getJobCounts() of every state: prints {counts}.
+//                  A job whose data has "fail": true fails (and counts as one of the N).
+//   counts         Queue.getJobCounts() of every state: prints {counts}. Opening the Queue
+//                  stamps the queue's meta with this version, as any producer would.
+//   pause          Queue.pause(): prints {paused: true}.
 //   state          --id ID: prints {id, state} (Job.getState()).
 //   version        prints {version} (the library's own version string).
 // Exit 0 on success, 2 on a usage error, 1 when Redis cannot be used.
@@ -187,12 +190,19 @@ async function work(ctx, args) {
   const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
   const client = ctx.client();
   let done = 0;
-  const w = new Worker(ctx.queue, async () => ({ ok: true }), { connection: ctx.connection, prefix: ctx.prefix, autorun: false });
+  const w = new Worker(ctx.queue, async (job) => {
+    if (job.data && job.data.fail) throw new Error('scenario failure');
+    return { ok: true };
+  }, { connection: ctx.connection, prefix: ctx.prefix, autorun: false });
   w.on('error', (e) => process.stderr.write(`worker: ${errText(e)}\n`));
   w.on('active', (job) => line({ event: 'active', id: job.id, at: Date.now() }));
   const finished = new Promise((resolve) => {
     w.on('completed', (job) => {
       line({ event: 'completed', id: job.id, at: Date.now() });
+      if (++done >= count) resolve(0);
+    });
+    w.on('failed', (job) => {
+      line({ event: 'failed', id: job.id, at: Date.now() });
       if (++done >= count) resolve(0);
     });
   });
@@ -211,6 +221,14 @@ async function counts(ctx) {
   const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
   const c = await q.getJobCounts('active', 'completed', 'delayed', 'failed', 'paused', 'prioritized', 'waiting', 'waiting-children');
   line({ counts: c });
+  await q.close();
+}
+
+async function pause(ctx) {
+  const { Queue } = ctx.bullmq;
+  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
+  await q.pause();
+  line({ paused: await q.isPaused() });
   await q.close();
 }
 
@@ -247,7 +265,7 @@ async function main() {
   let raw = null;
   const client = () => (raw = raw || new IORedis(opts));
   const ctx = { bullmq, version, connection: opts, client, prefix: args.prefix || 'bull', queue: args.queue, argv: flags };
-  const commands = { produce, hold, add, work, counts, state, version: async () => line({ version }) };
+  const commands = { produce, hold, add, work, counts, pause, state, version: async () => line({ version }) };
   if (!commands[command]) throw new UsageError(`unknown command '${command}'`);
   return (await commands[command](ctx, args)) || 0;
 }
