@@ -20,6 +20,11 @@
 //                  job (at = Date.now() when the library emitted it); exits after --count N
 //                  completions, or 3 after --timeout-ms.
 //                  A job whose data has "fail": true fails (and counts as one of the N).
+//   pickup         (bench/) a Worker and a Queue in one process: prints {"event":"blocked"}
+//                  whenever its worker waits again in Redis, {"event":"active"|"completed", id,
+//                  at} per job, and for every stdin line "add ID" stamps t0 and adds job ID with
+//                  Queue.add, printing {"event":"added", id, t0}. Times are wall-clock ms with
+//                  sub-ms precision, comparable with another process on the same machine.
 //   counts         Queue.getJobCounts() of every state: prints {counts}. Opening the Queue
 //                  stamps the queue's meta with this version, as any producer would.
 //   pause          Queue.pause(): prints {paused: true}.
@@ -216,6 +221,33 @@ async function work(ctx, args) {
   return code;
 }
 
+async function pickup(ctx) {
+  const { Worker, Queue } = ctx.bullmq;
+  const { performance } = require('perf_hooks');
+  const now = () => performance.timeOrigin + performance.now();
+  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
+  const client = ctx.client();
+  const w = new Worker(ctx.queue, async () => ({ ok: true }), { connection: ctx.connection, prefix: ctx.prefix });
+  w.on('error', (e) => process.stderr.write(`worker: ${errText(e)}\n`));
+  w.on('active', (job) => line({ event: 'active', id: job.id, at: now() }));
+  w.on('completed', (job) => {
+    line({ event: 'completed', id: job.id, at: now() });
+    until(() => workerBlocked(client), 20000, 'the worker to block').then(() => line({ event: 'blocked' }), () => {});
+  });
+  await until(() => workerBlocked(client), 20000, 'the worker to block');
+  line({ event: 'blocked' });
+  const rl = require('readline').createInterface({ input: process.stdin });
+  for await (const text of rl) {
+    const m = /^add (\S+)$/.exec(text.trim());
+    if (!m) continue;
+    const t0 = now();
+    await q.add('job', { bench: true }, { jobId: m[1] });
+    line({ event: 'added', id: m[1], t0 });
+  }
+  await w.close().catch(() => {});
+  await q.close().catch(() => {});
+}
+
 async function counts(ctx) {
   const { Queue } = ctx.bullmq;
   const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
@@ -265,7 +297,7 @@ async function main() {
   let raw = null;
   const client = () => (raw = raw || new IORedis(opts));
   const ctx = { bullmq, version, connection: opts, client, prefix: args.prefix || 'bull', queue: args.queue, argv: flags };
-  const commands = { produce, hold, add, work, counts, pause, state, version: async () => line({ version }) };
+  const commands = { produce, hold, add, work, pickup, counts, pause, state, version: async () => line({ version }) };
   if (!commands[command]) throw new UsageError(`unknown command '${command}'`);
   return (await commands[command](ctx, args)) || 0;
 }
