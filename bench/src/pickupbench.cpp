@@ -55,15 +55,19 @@ public:
 
     void send(const QByteArray &line) { m_p.write(line + '\n'); }
 
-    // The next line whose event is `event` (and id `id`, when given); earlier ones are dropped.
+    // The first line not taken yet whose event is `event` (and id `id`, when given). Lines are
+    // kept until taken: the worker may print a job's `active` before the add that made it
+    // prints `added`.
     std::optional<QJsonObject> waitFor(const QString &event, const QString &id = {})
     {
         for (;;) {
-            while (m_p.canReadLine()) {
-                const QJsonObject o = QJsonDocument::fromJson(m_p.readLine()).object();
+            while (m_p.canReadLine())
+                m_pending << QJsonDocument::fromJson(m_p.readLine()).object();
+            for (qsizetype i = 0; i < m_pending.size(); ++i) {
+                const QJsonObject &o = m_pending.at(i);
                 if (o.value(QStringLiteral("event")).toString() == event &&
                     (id.isEmpty() || o.value(QStringLiteral("id")).toString() == id))
-                    return o;
+                    return m_pending.takeAt(i);
             }
             if (!m_p.waitForReadyRead(20000))
                 return std::nullopt;
@@ -72,6 +76,7 @@ public:
 
 private:
     QProcess m_p;
+    QList<QJsonObject> m_pending;
 };
 
 QJsonObject summary(const QList<double> &ms)
