@@ -44,14 +44,22 @@ if ! command -v npm >/dev/null 2>&1; then
   exit 1
 fi
 
-# The reference application's bullmq producer/worker, pinned by package-lock.json.
-refapp="$here/refapp"
-if [ -f "$refapp/package-lock.json" ]; then
-  stamp="$refapp/node_modules/.reclaim-lock-stamp"
-  if [ ! -f "$stamp" ] || ! cmp -s "$refapp/package-lock.json" "$stamp"; then
-    echo "setup: npm ci in refapp/"
-    (cd "$refapp" && npm ci --no-audit --no-fund --loglevel=error)
-    cp "$refapp/package-lock.json" "$stamp"
+# An npm project pinned by its package-lock.json, installed once per lock file.
+npm_ci() {
+  local dir=$1
+  [ -f "$dir/package-lock.json" ] || return 0
+  local stamp="$dir/node_modules/.reclaim-lock-stamp"
+  if [ ! -f "$stamp" ] || ! cmp -s "$dir/package-lock.json" "$stamp"; then
+    echo "setup: npm ci in ${dir#"$here"/}/"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$dir/package-lock.json" "$stamp"
   fi
-fi
+}
+
+# The reference application's bullmq producer/worker, and the latest bullmq of each major the
+# layout tests run the same scenario against (refapp/bullmq-versions/v4, v5, v6).
+npm_ci "$here/refapp"
+for dir in "$here"/refapp/bullmq-versions/v*/; do
+  npm_ci "${dir%/}"
+done
 echo "setup: all dependencies present"

@@ -4,6 +4,7 @@
 #include "benchutil.h"
 #include "consolebench.h"
 #include "lookupbench.h"
+#include "pickupbench.h"
 #include "plot.h"
 #include "querybench.h"
 #include "runbench.h"
@@ -27,7 +28,9 @@ const char *const kUsage =
     "       reclaim_bench console --config F [--reps N]\n"
     "       reclaim_bench audit   --config F [--rows N] [--reps N] [--scroll-pages N] [--idle-ms "
     "MS]\n"
-    "       reclaim_bench plot    --in latest.json --out plot.png\n";
+    "       reclaim_bench plot    --in latest.json --out plot.png\n"
+    "       reclaim_bench pickup  --config F --versions-dir refapp/bullmq-versions [--versions "
+    "4,5,6] [--n 200] [--redis URL]\n";
 
 } // namespace
 
@@ -59,6 +62,8 @@ int main(int argc, char **argv)
         return runConsoleBench(args);
     if (command == QLatin1String("audit"))
         return runAuditBench(args);
+    if (command == QLatin1String("pickup"))
+        return runPickupBench(args);
     if (command == QLatin1String("plot"))
         return runPlot(args);
     QTextStream(stderr) << kUsage;

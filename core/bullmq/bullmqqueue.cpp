@@ -1,6 +1,7 @@
 #include "bullmq/bullmqqueue.h"
 
 #include "bullmq/bullmqkeys.h"
+#include "bullmq/bullmqlayout.h"
 #include "bullmq/bullmqscripts.h"
 #include "bullmq/probetrips.h"
 
@@ -135,9 +136,12 @@ Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, c
         args);
     if (!r)
         return unexpected(r.error());
-    constexpr qsizetype kHead = 5;
+    constexpr qsizetype kHead = 6;
     if (!r->isArray() || r->elements.size() < kHead || (r->elements.size() - kHead) % 2 != 0)
         return unexpected(RedisError::unexpectedReply(QStringLiteral("scanpage")));
+    const BullmqLayout layout = BullmqLayout::fromMetaVersion(r->elements.at(5).toText());
+    if (!layout.readable())
+        return unexpected(RedisError{RedisError::Kind::Layout, layout.refusal(queue)});
     ScanPage page;
     page.stateSize = r->elements.at(0).toInteger().value_or(0);
     page.queuePaused = r->elements.at(1).toInteger().value_or(0) == 1;
@@ -195,22 +199,39 @@ Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, con
     const auto k = [&](const char *s) {
         return bullmq::queueKey(job.keyPrefix, job.queue, QLatin1String(s));
     };
+    // Which release laid the queue out decides what its add writes: an unknown (newer) one, or
+    // a queue no BullMQ Queue has stamped, is refused rather than guessed. The script checks
+    // the stamp is still the same when it writes.
+    auto stamp =
+        (*conn)->command({QByteArrayLiteral("HGET"), k("meta"), QByteArrayLiteral("version")});
+    if (!stamp)
+        return unexpected(stamp.error());
+    const BullmqLayout layout = BullmqLayout::fromMetaVersion(stamp->toText());
+    if (!layout.writable())
+        return unexpected(RedisError{RedisError::Kind::Layout, layout.refusal(job.queue)});
     auto r = bullmq::scripts::enqueue().runOne(
         **conn,
         {k("wait"), k("paused"), k("meta"), k("id"), k("completed"), k("failed"), k("delayed"),
          k("prioritized"), k("waiting-children"), k("active"), k("events"), k("marker"),
-         bullmq::queueKey(job.keyPrefix, job.queue, job.jobId), m_generationKey},
-        {job.jobId.toUtf8(), name.toUtf8(), data, QByteArrayLiteral("{\"attempts\":1}"),
-         QByteArray::number(timestampMs), QByteArray::number(generation)});
+         bullmq::queueKey(job.keyPrefix, job.queue, job.jobId), m_generationKey, k("pc")},
+        {job.jobId.toUtf8(), name.toUtf8(), data, QByteArray::number(timestampMs),
+         QByteArray::number(generation), layout.familyTag().toUtf8(), layout.version.toUtf8()});
     if (!r)
         return unexpected(r.error());
-    if (!r->isArray() || r->elements.size() != 2)
+    if (!r->isArray() || r->elements.size() < 2)
         return unexpected(RedisError::unexpectedReply(QStringLiteral("enqueue")));
     EnqueueOutcome out;
     const QString what = r->elements.at(0).toText();
-    if (what == QLatin1String("enqueued")) {
+    if (what == QLatin1String("enqueued") && r->elements.size() == 3) {
         out.enqueued = true;
         out.replacedState = r->elements.at(1).toText();
+        out.options = r->elements.at(2).toBytes().value_or(QByteArray());
+    } else if (what == QLatin1String("layout-changed")) {
+        return unexpected(RedisError{
+            RedisError::Kind::Layout,
+            QStringLiteral("queue %1: its BullMQ version changed from '%2' to '%3' just before "
+                           "the requeue; nothing written")
+                .arg(job.queue, layout.version, r->elements.at(1).toText())});
     } else if (what == QLatin1String("fenced")) {
         out.fenced = true;
         out.currentGeneration = r->elements.at(1).toText().toLongLong();

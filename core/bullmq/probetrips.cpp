@@ -1,6 +1,7 @@
 #include "bullmq/probetrips.h"
 
 #include "bullmq/bullmqkeys.h"
+#include "bullmq/bullmqlayout.h"
 #include "bullmq/bullmqscripts.h"
 
 namespace reclaim {
@@ -98,8 +99,23 @@ void readProbeTrip(const ProbeTrip &trip, const Expected<QList<RedisResult>, Red
     for (qsizetype c = 0; c < trip.calls.size(); ++c) {
         const ProbeCall &call = trip.calls.at(c);
         const RedisResult *reply = replies && c < replies->size() ? &replies->at(c) : nullptr;
+        // call.count answers of kProbeFields values each, then the queue's meta `version`.
         const bool wellFormed = reply && *reply && (*reply)->isArray() &&
-                                (*reply)->elements.size() == call.count * kProbeFields;
+                                (*reply)->elements.size() == call.count * kProbeFields + 1;
+        std::optional<RedisError> layoutError;
+        if (wellFormed) {
+            const RedisValue &stamp = (*reply)->elements.last();
+            const JobRef &first = jobs.at(call.start);
+            if (stamp.isNil()) {
+                layoutError = RedisError{
+                    RedisError::Kind::Server,
+                    QStringLiteral("queue %1: its meta hash could not be read").arg(first.queue)};
+            } else {
+                const BullmqLayout layout = BullmqLayout::fromMetaVersion(stamp.toText());
+                if (!layout.readable())
+                    layoutError = RedisError{RedisError::Kind::Layout, layout.refusal(first.queue)};
+            }
+        }
         for (qsizetype k = 0; k < call.count; ++k) {
             if (!replies)
                 out.append(unexpected(replies.error()));
@@ -107,6 +123,8 @@ void readProbeTrip(const ProbeTrip &trip, const Expected<QList<RedisResult>, Red
                 out.append(unexpected(reply->error()));
             else if (!wellFormed)
                 out.append(unexpected(badReply()));
+            else if (layoutError)
+                out.append(unexpected(*layoutError));
             else
                 out.append(
                     toSighting(jobs.at(call.start + k), (*reply)->elements, k * kProbeFields));

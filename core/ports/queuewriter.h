@@ -13,6 +13,9 @@ struct EnqueueOutcome
     bool enqueued = false;
     QString replacedState; // a retained "completed"/"failed" job (or "stray" hash) removed first
     QString runnableState; // when not enqueued: the job was already runnable in this state
+    // When enqueued: the job options written (JSON): the release's defaults for an add, with
+    // the retained job's attempts, backoff, priority and removeOnComplete/Fail carried over.
+    QByteArray options;
     // When not enqueued: the run's fencing generation is no longer the current one (a newer run
     // took the lock, or the counter was reset); `currentGeneration` is what the queue holds.
     bool fenced = false;

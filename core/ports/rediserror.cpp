@@ -23,6 +23,8 @@ QString RedisError::kindName(Kind kind)
         return QStringLiteral("reply");
     case Kind::Moving:
         return QStringLiteral("moving");
+    case Kind::Layout:
+        return QStringLiteral("layout");
     }
     return QStringLiteral("unknown");
 }

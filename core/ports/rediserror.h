@@ -19,6 +19,7 @@ struct RedisError
         NoScript, // EVALSHA of a script the server does not have (restart, SCRIPT FLUSH)
         Reply,    // the reply had a shape the caller did not expect
         Moving,   // a structure changed faster than it could be read to its end
+        Layout,   // the data is laid out in a way the caller does not know (a newer BullMQ)
     };
 
     Kind kind = Kind::Io;

@@ -1,23 +1,44 @@
--- Reclaim: enqueue a rebuilt job under a custom id, writing what BullMQ's own add of a standard
--- job writes (bullmq 6: addStandardJob + storeJob + addJobInTargetList), so an unmodified
--- BullMQ worker takes it. A retained completed/failed job (or a stray hash) under the same id
--- is removed first, in this same script, since BullMQ would silently ignore the add.
+-- Reclaim: enqueue a rebuilt job under a custom id, writing what the queue's own BullMQ release
+-- writes for an add of that job (addStandardJob / addPrioritizedJob with storeJob, per family:
+-- see core/bullmq/bullmqlayout.h), so an unmodified worker of that release, already blocked
+-- waiting, wakes and takes it. A retained completed/failed job (or a stray hash) under the same
+-- id is removed first, in this same script, since BullMQ would silently ignore the add.
 -- KEYS: 1 wait, 2 paused, 3 meta, 4 id counter, 5 completed, 6 failed, 7 delayed,
 --       8 prioritized, 9 waiting-children, 10 active, 11 events, 12 marker, 13 job hash,
---       14 the recovery lock's fencing generation counter
--- ARGV: 1 job id, 2 name, 3 data (JSON), 4 opts (JSON), 5 timestamp (ms), 6 the run's generation
--- Returns {"enqueued", replacedState}, {"runnable", state} when the job is already runnable, or
--- {"fenced", current generation} when the run's generation is no longer the current one.
+--       14 the recovery lock's fencing generation counter, 15 pc (priority counter)
+-- ARGV: 1 job id, 2 name, 3 data (JSON), 4 timestamp (ms), 5 the run's generation,
+--       6 the family to write ("4", "5", "6"), 7 the meta `version` that family was read from
+-- Returns {"enqueued", replacedState, opts}, {"runnable", state} when the job is already
+-- runnable, {"fenced", current generation} when the run's generation is no longer the current
+-- one, or {"layout-changed", version} when the queue's meta no longer says ARGV[7].
 local rcall = redis.call
 local id = ARGV[1]
 local jobKey = KEYS[13]
+local family = ARGV[6]
 local replaced = ''
 
 -- Fencing, in the same atomic step as the write: a run paused past its lock's TTL while a newer
 -- run took the lock (INCR) must not enqueue, nor delete and re-add a retained job. A counter
 -- that went back (a flushed or replaced Redis) is not current either.
 local current = rcall('GET', KEYS[14]) or '0'
-if current ~= ARGV[6] then return {'fenced', current} end
+if current ~= ARGV[5] then return {'fenced', current} end
+
+-- The layout the caller chose to write must still be the queue's (an upgrade in between).
+local version = rcall('HGET', KEYS[3], 'version') or ''
+if version ~= ARGV[7] then return {'layout-changed', version} end
+
+-- The options an add of this job would store: the library's defaults for a plain add, with
+-- the retained job's own retry, priority and retention options carried over. Its delay is not:
+-- a requeue runs now.
+local opts = {jobId = id, attempts = 0}
+if family == '4' then opts.delay = 0 end
+local carried = {'attempts', 'backoff', 'priority', 'removeOnComplete', 'removeOnFail'}
+
+local maxEvents = rcall('HGET', KEYS[3], 'opts.maxLenEvents')
+if not maxEvents then
+  maxEvents = 10000
+  rcall('HSET', KEYS[3], 'opts.maxLenEvents', maxEvents)
+end
 
 if rcall('EXISTS', jobKey) == 1 then
   if rcall('ZSCORE', KEYS[7], id) then return {'runnable', 'delayed'} end
@@ -26,32 +47,55 @@ if rcall('EXISTS', jobKey) == 1 then
   if rcall('LPOS', KEYS[1], id) then return {'runnable', 'waiting'} end
   if rcall('LPOS', KEYS[2], id) then return {'runnable', 'paused'} end
   if rcall('LPOS', KEYS[10], id) then return {'runnable', 'active'} end
+  local ok, old = pcall(cjson.decode, rcall('HGET', jobKey, 'opts') or '')
+  if ok and type(old) == 'table' then
+    for _, k in ipairs(carried) do
+      if old[k] ~= nil then opts[k] = old[k] end
+    end
+  end
+  local prev = 'unknown'
   if rcall('ZREM', KEYS[5], id) == 1 then replaced = 'completed'
   elseif rcall('ZREM', KEYS[6], id) == 1 then replaced = 'failed'
   else replaced = 'stray' end
+  if replaced ~= 'stray' then prev = replaced end
   rcall('DEL', jobKey, jobKey .. ':logs', jobKey .. ':dependencies', jobKey .. ':processed',
         jobKey .. ':failed', jobKey .. ':unsuccessful', jobKey .. ':lock')
+  -- As BullMQ's own removal says it, so QueueEvents and dashboards see the old job go.
+  rcall('XADD', KEYS[11], 'MAXLEN', '~', maxEvents, '*', 'event', 'removed', 'jobId', id,
+        'prev', prev)
 end
 
+local priority = tonumber(opts.priority) or 0
+local encoded = cjson.encode(opts)
 rcall('INCR', KEYS[4])
-local maxEvents = rcall('HGET', KEYS[3], 'opts.maxLenEvents')
-if not maxEvents then
-  maxEvents = 10000
-  rcall('HSET', KEYS[3], 'opts.maxLenEvents', maxEvents)
-end
-
-rcall('HMSET', jobKey, 'name', ARGV[2], 'data', ARGV[3], 'opts', ARGV[4],
-      'timestamp', ARGV[5], 'delay', 0, 'priority', 0)
+rcall('HMSET', jobKey, 'name', ARGV[2], 'data', ARGV[3], 'opts', encoded,
+      'timestamp', ARGV[4], 'delay', 0, 'priority', priority)
 rcall('XADD', KEYS[11], '*', 'event', 'added', 'jobId', id, 'name', ARGV[2])
 
+-- Paused, or as many active jobs as the queue's global concurrency: no worker may take it now,
+-- so no marker (4.x knows neither the marker nor the concurrency limit).
 local meta = rcall('HMGET', KEYS[3], 'paused', 'concurrency')
-local pausedOrMaxed = meta[1] ~= false
-if not pausedOrMaxed and meta[2] then
+local paused = meta[1] ~= false
+local pausedOrMaxed = paused
+if not paused and meta[2] then
   pausedOrMaxed = rcall('LLEN', KEYS[10]) >= tonumber(meta[2])
 end
-rcall('LPUSH', KEYS[1], id)
-if not pausedOrMaxed then
-  rcall('ZADD', KEYS[12], 0, '0')
+if priority > 0 then
+  -- Lower priority numbers first, and first come first served within one priority.
+  local score = priority * 0x100000000 + rcall('INCR', KEYS[15]) % 0x100000000
+  rcall('ZADD', KEYS[8], score, id)
+  if family == '4' then
+    -- 4.x workers block on the wait list: an empty one gets an entry that wakes them.
+    if not paused and rcall('LLEN', KEYS[1]) == 0 then rcall('LPUSH', KEYS[1], '0:0') end
+  elseif not pausedOrMaxed then
+    rcall('ZADD', KEYS[12], 0, '0')
+  end
+else
+  -- 4.x and 5.x keep a paused queue's jobs in the `paused` list, 6.x in `wait`.
+  local target = KEYS[1]
+  if paused and family ~= '6' then target = KEYS[2] end
+  rcall('LPUSH', target, id)
+  if family ~= '4' and not pausedOrMaxed then rcall('ZADD', KEYS[12], 0, '0') end
 end
 rcall('XADD', KEYS[11], 'MAXLEN', '~', maxEvents, '*', 'event', 'waiting', 'jobId', id)
-return {'enqueued', replaced}
+return {'enqueued', replaced, encoded}

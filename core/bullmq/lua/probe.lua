@@ -10,6 +10,9 @@
 -- (a hash in no state structure), "list-unresolved" (a list was longer than the walk limit:
 -- the caller reads it once instead) or "error" (this id could not be looked at: the third value
 -- says why). One bad key fails the ids that touch it, never its neighbours in the batch.
+-- After the last id's values: the meta hash's `version` field ("bullmq:5.81.5"), "" when it has
+-- none, false when the meta hash could not be read, so the caller knows which layout (which
+-- BullMQ family) this same moment was read from and refuses one it does not know.
 local prefix = ARGV[1]
 local limit = tonumber(ARGV[2])
 local maxData = tonumber(ARGV[3])
@@ -19,6 +22,8 @@ local maxData = tonumber(ARGV[3])
 local rcall = redis.call
 
 local out = {}
+local okVersion, version = pcall(rcall, 'HGET', KEYS[9], 'version')
+out[(#ARGV - 3) * 9 + 1] = okVersion and (version or '') or false
 -- Ids in no sorted set, each with the positions of its state in `out` (an id asked twice in
 -- one batch gets the same answer twice).
 local inLists = {}

@@ -12,8 +12,9 @@
 --       each job's payload, "0" for ids only, 5 where the first anchor was last time (a list's
 --       negative index, a set's rank), 6.. the anchors, furthest read first (none: the start)
 -- Returns {size of the state, queue paused (0/1), restarted (0/1), done (0/1), position of the
--- furthest id of this page, id1, data1, id2, data2, ...} in reading order; data is false for an
--- id without a job hash, and for every id when payloads were not asked for.
+-- furthest id of this page, the meta hash's `version` field ("" when none: the caller checks
+-- the layout it read is one it knows), id1, data1, id2, data2, ...} in reading order; data is
+-- false for an id without a job hash, and for every id when payloads were not asked for.
 local rcall = redis.call
 local key = KEYS[1]
 local count = tonumber(ARGV[2])
@@ -80,7 +81,8 @@ else
   done = start + #ids >= size
 end
 
-local out = {size, rcall('HEXISTS', KEYS[2], 'paused'), restarted, done and 1 or 0, position}
+local out = {size, rcall('HEXISTS', KEYS[2], 'paused'), restarted, done and 1 or 0, position,
+             rcall('HGET', KEYS[2], 'version') or ''}
 for _, id in ipairs(ids) do
   out[#out + 1] = id
   out[#out + 1] = withData and (rcall('HGET', prefix .. id, 'data') or false) or false
