@@ -1,6 +1,7 @@
 // Parsed postgresql:// and redis:// URLs, with a redacted form that is the only one ever logged.
 #pragma once
 
+#include "config/redistls.h"
 #include "util/expected.h"
 
 #include <QString>
@@ -24,10 +25,15 @@ struct RedisEndpoint
 {
     QString host;
     int port = 6379;
-    QString user;
+    QString user; // an ACL user; empty: the default user (AUTH with the password alone)
     QString password;
     int database = 0;
+    QString socketPath; // unix:///path: a Unix socket instead of host and port
+    RedisTls tls;       // rediss://; the files come from connections.redisTls
 
+    bool isSocket() const { return !socketPath.isEmpty(); }
+    // The server as logs and errors name it: "host:port", "host:port (TLS)" or "unix socket /p".
+    QString serverName() const;
     QString redacted() const;
 };
 

@@ -23,6 +23,12 @@ QString RedisError::kindName(Kind kind)
         return QStringLiteral("reply");
     case Kind::Moving:
         return QStringLiteral("moving");
+    case Kind::Tls:
+        return QStringLiteral("tls");
+    case Kind::Auth:
+        return QStringLiteral("auth");
+    case Kind::NoPermission:
+        return QStringLiteral("no-permission");
     }
     return QStringLiteral("unknown");
 }
