@@ -97,8 +97,8 @@ Expected<bool, RedisError> RedisConnection::authenticate(const RedisEndpoint &en
                 : QStringLiteral(" (is the client certificate signed by a CA the server "
                                  "trusts?)");
         return RedisError{RedisError::Kind::Tls,
-                          QStringLiteral("the TLS session with %1 ended at its first command: "
-                                         "%2%3")
+                          QStringLiteral("the TLS session with %1 ended at its first command "
+                                         "(%2)%3")
                               .arg(m_endpointName, e.message, hint)};
     };
     if (!endpoint.password.isEmpty()) {

@@ -77,8 +77,15 @@ Expected<std::unique_ptr<TlsStream>, RedisError> TlsStream::open(const RedisEndp
     }
     if (!socket->waitForEncrypted(waitMs(deadline))) {
         QStringList reasons;
-        for (const QSslError &e : socket->sslHandshakeErrors())
+        bool untrusted = false;
+        for (const QSslError &e : socket->sslHandshakeErrors()) {
             reasons << e.errorString();
+            untrusted = untrusted || e.error() == QSslError::SelfSignedCertificateInChain ||
+                        e.error() == QSslError::UnableToGetLocalIssuerCertificate ||
+                        e.error() == QSslError::UnableToVerifyFirstCertificate ||
+                        e.error() == QSslError::CertificateUntrusted ||
+                        e.error() == QSslError::SelfSignedCertificate;
+        }
         if (reasons.isEmpty() && socket->error() == QAbstractSocket::SocketTimeoutError)
             return unexpected(
                 RedisError{RedisError::Kind::Timeout,
