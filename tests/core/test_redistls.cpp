@@ -11,9 +11,12 @@
 #include "support/testcerts.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 #include <QThread>
+#include <QUrl>
 #include <memory>
 
 using namespace reclaim;
@@ -470,6 +473,70 @@ private slots:
                          qPrintable(v.unknownReason));
         QVERIFY(lockOnly.actions.isEmpty());
         QVERIFY(!lockOnly.outcomeDetail.contains(kPassword));
+    }
+
+    // `reclaim --once` end to end: a refused password and verification turned off, as the
+    // operator sees them on stdout and stderr; the password in neither.
+    void onceOutputNamesTheFailureButNeverThePassword_data()
+    {
+        QTest::addColumn<QString>("password");
+        QTest::addColumn<bool>("insecure");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("stderrHas");
+        QTest::newRow("wrong password") << kPassword + QStringLiteral("-wrong") << false << 4
+                                        << "authentication to 127.0.0.1:%1 (TLS) as user "
+                                           "'reclaimtest' failed: WRONGPASS";
+        QTest::newRow("insecure, right password")
+            << kPassword << true << 0
+            << "reclaim: warning: TLS verification is OFF for 127.0.0.1:%1 (TLS)";
+    }
+
+    void onceOutputNamesTheFailureButNeverThePassword()
+    {
+        QFETCH(QString, password);
+        QFETCH(bool, insecure);
+        QFETCH(int, exitCode);
+        QFETCH(QString, stderrHas);
+        SandboxEnv env = SandboxEnv::load();
+        if (env.pgUrl.isEmpty())
+            RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest, which starts one)");
+        env.redisUrl = QStringLiteral("redis://127.0.0.1:%1/0").arg(m_plainPort);
+        resetSandbox(env);
+        migrate(env);
+
+        QFile sample(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        QJsonObject config = QJsonDocument::fromJson(sample.readAll()).object();
+        QJsonObject tlsKeys{{QStringLiteral("insecure"), insecure}};
+        if (!insecure)
+            tlsKeys[QStringLiteral("ca")] = m_certs.ca();
+        config[QStringLiteral("connections")] =
+            QJsonObject{{QStringLiteral("postgresUrl"), env.pgUrl},
+                        {QStringLiteral("redisUrl"),
+                         QStringLiteral("rediss://reclaimtest:%1@127.0.0.1:%2/0")
+                             .arg(QString::fromUtf8(QUrl::toPercentEncoding(password)))
+                             .arg(m_tlsPort)},
+                        {QStringLiteral("redisTls"), tlsKeys}};
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("reclaim.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(config).toJson());
+        file.close();
+
+        QProcess p;
+        QProcessEnvironment pe = QProcessEnvironment::systemEnvironment();
+        pe.remove(QStringLiteral("RECLAIM_PG_URL"));
+        pe.remove(QStringLiteral("RECLAIM_REDIS_URL"));
+        p.setProcessEnvironment(pe);
+        p.start(QStringLiteral(RECLAIM_BINARY), {QStringLiteral("--once"), QStringLiteral("--json"),
+                                                 QStringLiteral("--config"), file.fileName()});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == exitCode, qPrintable(err));
+        QVERIFY2(err.contains(stderrHas.arg(m_tlsPort)), qPrintable(err));
+        QVERIFY(!out.contains(kPassword));
+        QVERIFY(!err.contains(kPassword));
     }
 
     void cleanupTestCase()
