@@ -459,9 +459,9 @@ Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &js
         config.postgres =
             readEndpoint<PostgresEndpoint>(connections, QStringLiteral("postgresUrl"),
                                            QStringLiteral("RECLAIM_PG_URL"), env, parsePostgresUrl);
-        config.redis =
-            readEndpoint<RedisEndpoint>(connections, QStringLiteral("redisUrl"),
-                                        QStringLiteral("RECLAIM_REDIS_URL"), env, parseRedisUrl);
+        config.redis = readEndpoint<RedisEndpoint>(
+            connections, QStringLiteral("redisUrl"), QStringLiteral("RECLAIM_REDIS_URL"), env,
+            [](const QString &url) { return parseRedisUrl(url); });
         readRedisTls(connections.object(QStringLiteral("redisTls")), config.redis,
                      env.value(QStringLiteral("RECLAIM_REDIS_URL")).isEmpty()
                          ? connections.pathOf(QStringLiteral("redisUrl"))

@@ -187,7 +187,7 @@ Expected<int, QString> parseDatabase(const QString &text)
 
 // unix://[user[:password]@]/path/redis.sock[?db=N]: the authority is empty but for the
 // credentials, and the path is the socket. Parsed by hand: QUrl wants a host after an '@'.
-Expected<RedisEndpoint, QString> parseUnixUrl(const QString &text)
+Expected<RedisEndpoint, QString> parseUnixUrl(const QString &text, RedisPassword password)
 {
     const QString rest = text.mid(QStringLiteral("unix://").size());
     const qsizetype slash = rest.indexOf(QLatin1Char('/'));
@@ -225,15 +225,17 @@ Expected<RedisEndpoint, QString> parseUnixUrl(const QString &text)
             return unexpected(db.error());
         e.database = *db;
     }
-    const auto ok = requirePasswordForUser(e.user, e.password);
-    if (!ok)
-        return unexpected(ok.error());
+    if (password == RedisPassword::InUrl) {
+        const auto ok = requirePasswordForUser(e.user, e.password);
+        if (!ok)
+            return unexpected(ok.error());
+    }
     return e;
 }
 
 } // namespace
 
-Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text)
+Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text, RedisPassword password)
 {
     const auto scheme = schemeOf(text, kRedisForm);
     if (!scheme)
@@ -243,7 +245,7 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text)
         return unexpected(QStringLiteral("redis+sentinel:// (Redis Sentinel) is not supported "
                                          "yet; give the master's address as redis://host:port"));
     if (*scheme == QLatin1String("unix"))
-        return parseUnixUrl(text);
+        return parseUnixUrl(text, password);
     const bool tls = *scheme == QLatin1String("rediss");
     if (*scheme != QLatin1String("redis") && !tls)
         return unexpected(
@@ -265,9 +267,11 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text)
     if (!db)
         return unexpected(db.error());
     e.database = *db;
-    const auto ok = requirePasswordForUser(e.user, e.password);
-    if (!ok)
-        return unexpected(ok.error());
+    if (password == RedisPassword::InUrl) {
+        const auto ok = requirePasswordForUser(e.user, e.password);
+        if (!ok)
+            return unexpected(ok.error());
+    }
     return e;
 }
 

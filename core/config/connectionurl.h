@@ -38,7 +38,16 @@ struct RedisEndpoint
 };
 
 Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &url);
-Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url);
+// Whether a URL that names an ACL user must carry its password: a configuration's must (else
+// the connection would silently be the default user's); the console's profile keeps its URL
+// without the password, which the operator types apart, and checks the pair itself.
+enum class RedisPassword
+{
+    InUrl,
+    GivenApart
+};
+Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url,
+                                               RedisPassword password = RedisPassword::InUrl);
 
 // Replaces the password of any URL-looking userinfo in text with "***".
 QString redactSecrets(QString text);

@@ -30,6 +30,7 @@ private slots:
     void redisAccepted();
     void redisForms_data();
     void redisForms();
+    void passwordGivenApart();
     void postgresRefused_data();
     void postgresRefused();
     void postgresAccepted_data();
@@ -233,6 +234,20 @@ void TestConnectionUrl::redisForms()
     QCOMPARE(r->redacted(), redacted);
     verifyNoSecret(r->redacted());
     verifyNoSecret(redactSecrets(url));
+}
+
+// The console keeps its profile URL without the password and takes the password apart: the
+// user alone parses there, and only there.
+void TestConnectionUrl::passwordGivenApart()
+{
+    for (const QString url : {QStringLiteral("rediss://reclaim@cache:6380/0"),
+                              QStringLiteral("unix://reclaim@/run/redis.sock")}) {
+        QVERIFY(!parseRedisUrl(url));
+        const auto r = parseRedisUrl(url, RedisPassword::GivenApart);
+        QVERIFY2(r, r ? "" : qPrintable(r.error()));
+        QCOMPARE(r->user, QStringLiteral("reclaim"));
+        QVERIFY(r->password.isEmpty());
+    }
 }
 
 void TestConnectionUrl::postgresRefused_data()
