@@ -240,8 +240,8 @@ void TestConnectionUrl::redisForms()
 // user alone parses there, and only there.
 void TestConnectionUrl::passwordGivenApart()
 {
-    for (const QString url : {QStringLiteral("rediss://reclaim@cache:6380/0"),
-                              QStringLiteral("unix://reclaim@/run/redis.sock")}) {
+    for (const QString &url : {QStringLiteral("rediss://reclaim@cache:6380/0"),
+                               QStringLiteral("unix://reclaim@/run/redis.sock")}) {
         QVERIFY(!parseRedisUrl(url));
         const auto r = parseRedisUrl(url, RedisPassword::GivenApart);
         QVERIFY2(r, r ? "" : qPrintable(r.error()));
