@@ -16,6 +16,7 @@ Examples:
   reclaim --config /etc/reclaim/reclaim.json            open the operator console
   reclaim --once --dry-run --config reclaim.json        plan one run, change nothing
   reclaim --once --json --config reclaim.json           one run, report as JSON on stdout
+  reclaim --check --config reclaim.json                 preflight: what will go wrong, and the fix
   reclaim --daemon --config /etc/reclaim/reclaim.json   headless: run now, then every interval
   reclaim --daemon --log-format json --metrics-address 127.0.0.1:9477
                                                         same, one JSON object per log line
@@ -30,6 +31,10 @@ Exit codes (--once):
   3  skipped: another runner holds the lock
   4  skipped: Redis unreachable
   5  PostgreSQL unreachable, or the run could not proceed
+  7  the run completed, but a domain's candidates could not be read
+
+Exit codes (--check): 0 every item passed, 8 warnings only, 9 at least one item failed or
+could not be checked, 2 configuration missing or invalid.
 
 Daemon (--daemon): runs until SIGTERM/SIGINT (then exits 0 once the run in flight has
 finished its current action and released the lock); SIGHUP reloads the configuration file
@@ -99,11 +104,15 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         QStringLiteral("daemon"), QStringLiteral("Run headless: a run now, then every interval."));
     const QCommandLineOption once(QStringLiteral("once"),
                                   QStringLiteral("One headless run, print the report, exit."));
+    const QCommandLineOption check(
+        QStringLiteral("check"),
+        QStringLiteral("Preflight: check the configuration, servers, queues and lock; exit."));
     const QCommandLineOption dryRun(
         QStringLiteral("dry-run"),
         QStringLiteral("Plan only: write nothing to Redis or PostgreSQL."));
-    const QCommandLineOption json(QStringLiteral("json"),
-                                  QStringLiteral("With --once: print the report as JSON."));
+    const QCommandLineOption json(
+        QStringLiteral("json"),
+        QStringLiteral("With --once or --check: print the report as JSON."));
     const QCommandLineOption interval(
         QStringLiteral("interval"),
         QStringLiteral("Seconds between runs, %1 to %2 (overrides run.intervalSeconds).")
@@ -127,8 +136,8 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         QStringLiteral("screenshot"),
         QStringLiteral("Console: run once, render the window to this PNG, exit."),
         QStringLiteral("png"));
-    p.addOptions({help, version, config, daemon, once, dryRun, json, interval, logFormat, logFile,
-                  metrics, readOnly, screenshot});
+    p.addOptions({help, version, config, daemon, once, check, dryRun, json, interval, logFormat,
+                  logFile, metrics, readOnly, screenshot});
 
     CommandLineResult result;
     result.helpText = p.helpText();
@@ -146,10 +155,12 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         c.mode = CommandLine::Mode::Help;
     else if (p.isSet(version))
         c.mode = CommandLine::Mode::Version;
-    else if (p.isSet(daemon) && p.isSet(once)) {
-        result.error = QStringLiteral("--daemon and --once cannot be combined");
+    else if (int(p.isSet(daemon)) + int(p.isSet(once)) + int(p.isSet(check)) > 1) {
+        result.error = QStringLiteral("--daemon, --once and --check cannot be combined");
         return result;
-    } else if (p.isSet(daemon))
+    } else if (p.isSet(check))
+        c.mode = CommandLine::Mode::Check;
+    else if (p.isSet(daemon))
         c.mode = CommandLine::Mode::Daemon;
     else if (p.isSet(once))
         c.mode = CommandLine::Mode::Once;
@@ -185,8 +196,8 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
     }
     c.readOnly = p.isSet(readOnly);
     c.screenshotPath = p.value(screenshot);
-    if (c.json && c.mode != CommandLine::Mode::Once) {
-        result.error = QStringLiteral("--json only applies to --once");
+    if (c.json && c.mode != CommandLine::Mode::Once && c.mode != CommandLine::Mode::Check) {
+        result.error = QStringLiteral("--json only applies to --once and --check");
         return result;
     }
     result.options = c;

@@ -15,6 +15,7 @@ struct CommandLine
         Console,
         Daemon,
         Once,
+        Check,
         Version,
         Help
     };

@@ -10,4 +10,6 @@ constexpr int RedisUnreachable = 4; // skipped: Redis could not be reached to ta
 constexpr int RunFailed = 5;        // PostgreSQL unreachable, or the run could not proceed
 constexpr int ServeFailed = 6;      // --daemon: the metrics address could not be listened on
 constexpr int DomainUnread = 7; // the run completed, but a domain's candidates could not be read
+constexpr int CheckWarned = 8;  // --check: no item failed, at least one warned
+constexpr int CheckFailed = 9;  // --check: at least one item failed (or could not be checked)
 } // namespace reclaim::exitcode

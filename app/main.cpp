@@ -1,5 +1,6 @@
 // reclaim: parse the command line first, then build the application object the mode needs —
-// QCoreApplication headless (--once, --daemon), QApplication for the console.
+// QCoreApplication headless (--once, --check, --daemon), QApplication for the console.
+#include "checkcommand.h"
 #include "commandline.h"
 #include "exitcodes.h"
 #include "oncecommand.h"
@@ -30,6 +31,10 @@ int main(int argc, char **argv)
     case reclaim::CommandLine::Mode::Once: {
         QCoreApplication app(argc, argv);
         return reclaim::runOnce(cmd);
+    }
+    case reclaim::CommandLine::Mode::Check: {
+        QCoreApplication app(argc, argv);
+        return reclaim::runCheck(cmd);
     }
     case reclaim::CommandLine::Mode::Daemon:
     case reclaim::CommandLine::Mode::Console:

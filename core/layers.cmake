@@ -8,6 +8,12 @@
 #   redis     the hiredis connection               ports   what the stages need from the outside
 #   domain    candidates, verdicts, actions, reports
 #   config    configuration types and loader       util    small helpers
+#   preflight `reclaim --check`: read-only checks of the deployment against the real servers
+#
+# preflight is a folder of its own above the adapters rather than checks spread beside each
+# adapter: a check reads what several adapters know at once (the fence row in PostgreSQL against
+# the lock's counter in Redis, the commands of every script with every queue's keys), and none of
+# it may leak into a run's code path. It sits under service/, which runs it on a worker thread.
 set(RECLAIM_LAYER_util     "")
 set(RECLAIM_LAYER_config   "util")
 set(RECLAIM_LAYER_domain   "util")
@@ -17,4 +23,5 @@ set(RECLAIM_LAYER_fencing  "util;config;domain;ports;redis")
 set(RECLAIM_LAYER_recovery "util;config;domain;ports;fencing")
 set(RECLAIM_LAYER_bullmq   "util;config;domain;ports;redis")
 set(RECLAIM_LAYER_postgres "util;config;domain;ports;fencing")
-set(RECLAIM_LAYER_service  "util;config;domain;ports;redis;fencing;recovery;bullmq;postgres")
+set(RECLAIM_LAYER_preflight "util;config;domain;ports;redis;fencing;bullmq;postgres")
+set(RECLAIM_LAYER_service  "util;config;domain;ports;redis;fencing;recovery;bullmq;postgres;preflight")

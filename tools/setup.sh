@@ -10,8 +10,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libqt6sql6-psql libgl1-mesa-dev
   qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libxkbcommon-dev
   libhiredis-dev libpq-dev libspdlog-dev libfmt-dev
-  redis-server redis-tools postgresql-15 postgresql-client-15
-  openssl
+  redis-server redis-tools postgresql-15 postgresql-client-15 openssl
   xvfb xauth x11-apps imagemagick fonts-dejavu-core
   nodejs
 )

@@ -320,6 +320,61 @@ void ActionsModel::setWholeSeconds(bool wholeSeconds)
                          index(static_cast<int>(m_entries.size()) - 1, PreconditionColumn));
 }
 
+QList<int> ActionsModel::widthSampleRows(int column) const
+{
+    constexpr int kLongestIds = 3;
+    QList<int> rows;
+    if (m_entries.isEmpty())
+        return rows;
+    if (column == TimeColumn)
+        return {0}; // one fixed format
+    if (column == JobColumn) {
+        // The longest by character count: the widest, give or take the glyphs.
+        QList<std::pair<qsizetype, int>> longest;
+        for (int row = 0; row < m_entries.size(); ++row) {
+            const qsizetype length = m_entries.at(row).action.id.size();
+            if (longest.size() < kLongestIds || length > longest.last().first) {
+                longest << std::pair{length, row};
+                std::sort(longest.begin(), longest.end(), std::greater<>());
+                if (longest.size() > kLongestIds)
+                    longest.removeLast();
+            }
+        }
+        for (const auto &[length, row] : longest)
+            rows << row;
+        return rows;
+    }
+    // Result, kind and precondition: one row per distinct shape of the text (keys built without
+    // formatting: this runs over every row).
+    QSet<qint64> codes;
+    QSet<QString> texts;
+    for (int row = 0; row < m_entries.size(); ++row) {
+        const Entry &e = m_entries.at(row);
+        const Action &a = e.action;
+        bool added = false;
+        if (column == ResultColumn) {
+            const qint64 code = qint64(a.result) * 4 + int(e.approving) * 2 + int(e.recording);
+            if (a.result == ActionResult::Rejected && !a.rejectedBy.isEmpty()) {
+                const QString who = a.rejectedBy.section(u'@', 0, 0);
+                added = !texts.contains(who);
+                texts.insert(who);
+            } else {
+                added = !codes.contains(code);
+                codes.insert(code);
+            }
+        } else if (column == KindColumn) {
+            added = !codes.contains(qint64(a.kind));
+            codes.insert(qint64(a.kind));
+        } else {
+            added = !texts.contains(a.precondition.status);
+            texts.insert(a.precondition.status);
+        }
+        if (added)
+            rows << row;
+    }
+    return rows;
+}
+
 const Action *ActionsModel::actionFor(const QString &key) const
 {
     const int row = m_index.value(key, -1);

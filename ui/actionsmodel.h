@@ -61,6 +61,11 @@ public:
     void setWholeSeconds(bool wholeSeconds);
     bool wholeSeconds() const { return m_wholeSeconds; }
 
+    // Rows whose cells in `column` between them take every shape that column's text can have
+    // (one per distinct result, action kind, status; the longest job ids; the time's one format),
+    // so a view can find the column's width without measuring every row.
+    QList<int> widthSampleRows(int column) const;
+
     const Action *actionFor(const QString &key) const;
     bool isApproving(const QString &key) const;
     int rowOf(const QString &key) const { return m_index.value(key, -1); }

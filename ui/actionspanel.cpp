@@ -1,6 +1,7 @@
 #include "actionspanel.h"
 
 #include "actionsmodel.h"
+#include "sampledtableview.h"
 #include "tablestyle.h"
 #include "verdictstyle.h"
 
@@ -44,8 +45,8 @@ protected:
 } // namespace
 
 ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *reject, QWidget *parent)
-    : QWidget(parent), m_model(model), m_view(new QTableView(this)), m_title(new QLabel(this)),
-      m_hint(new QLabel(this)), m_selected(new QLabel(this))
+    : QWidget(parent), m_model(model), m_view(new SampledTableView(this)),
+      m_title(new QLabel(this)), m_hint(new QLabel(this)), m_selected(new QLabel(this))
 {
     m_view->setModel(model);
     configureTable(m_view);
@@ -98,11 +99,14 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
                     emit actionSelected(current.data(ActionsModel::KeyRole).toString());
             });
     // Columns are re-fitted once the model has settled, not on every notification: measuring
-    // a column reads up to a thousand rows, and a report announces many changes at once.
+    // a column reads rows, and a report announces many changes at once.
     m_fitTimer.setSingleShot(true);
     m_fitTimer.setInterval(0);
     connect(&m_fitTimer, &QTimer::timeout, this, &ActionsPanel::fitColumns);
     auto changed = [this] {
+        if (m_fitting)
+            return; // the fit's own switch of the precondition's format
+        m_needs.reset();
         updateTitle();
         updateSelected();
         m_fitTimer.start();
@@ -117,52 +121,70 @@ ActionsPanel::ActionsPanel(ActionsModel *model, QAction *approve, QAction *rejec
 
 bool ActionsPanel::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_view->viewport() && event->type() == QEvent::FontChange)
+        m_needs.reset();
+    if (watched == m_view->viewport() &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
         fitColumns();
     return QWidget::eventFilter(watched, event);
 }
 
-// Widths by priority: result, action and precondition always at their full width (the
-// precondition drops its fraction of a second first when short of room); then the job id, elided
-// in the middle; then the time; the detail takes what is left, and gives way entirely when
-// nothing is (it is in its tooltip and in the pane below).
+// A column's width is the widest of its header and of the cells that can differ: the rows on
+// screen and the model's samples of every shape the column's text takes. Measuring each of
+// 20,000 rows (or Qt's default sample of a thousand per column) stalled a report's first
+// apply by tens of milliseconds.
+ActionsPanel::ColumnNeeds ActionsPanel::measureColumns()
+{
+    QHeaderView *header = m_view->horizontalHeader();
+    const int top = std::max(0, m_view->rowAt(0));
+    int bottom = m_view->rowAt(m_view->viewport()->height() - 1);
+    if (bottom < 0)
+        bottom = std::min(m_model->rowCount() - 1, top + 64);
+    auto wanted = [&](int column) {
+        QList<int> rows = m_model->widthSampleRows(column);
+        for (int row = top; row <= bottom; ++row)
+            rows << row;
+        return std::max(header->sectionSizeHint(column), m_view->widthHintForRows(column, rows));
+    };
+    ColumnNeeds needs;
+    m_model->setWholeSeconds(false);
+    needs.job = wanted(ActionsModel::JobColumn);
+    needs.time = wanted(ActionsModel::TimeColumn);
+    needs.result = wanted(ActionsModel::ResultColumn);
+    needs.kind = wanted(ActionsModel::KindColumn);
+    needs.precondition = wanted(ActionsModel::PreconditionColumn);
+    m_model->setWholeSeconds(true);
+    needs.preconditionWhole = wanted(ActionsModel::PreconditionColumn);
+    return needs;
+}
+
 void ActionsPanel::fitColumns()
 {
     if (m_fitting)
         return;
     m_fitting = true;
-    QHeaderView *header = m_view->horizontalHeader();
-    auto wanted = [this, header](int column) {
-        return std::max(static_cast<QAbstractItemView *>(m_view)->sizeHintForColumn(column),
-                        header->sectionSizeHint(column));
-    };
+    if (!m_needs)
+        m_needs = measureColumns();
+    const ColumnNeeds &needs = *m_needs;
     const int em = fontMetrics().horizontalAdvance(QLatin1Char('m'));
-    const int viewport = m_view->viewport()->width();
-    const int jobWanted = wanted(ActionsModel::JobColumn);
-    const int jobReadable = std::min(jobWanted, em * 10);
-    int room = 0;
-    for (const bool wholeSeconds : {false, true}) {
-        m_model->setWholeSeconds(wholeSeconds);
-        room = viewport;
-        for (const int c : {ActionsModel::ResultColumn, ActionsModel::KindColumn,
-                            ActionsModel::PreconditionColumn}) {
-            const int w = wanted(c);
-            m_view->setColumnWidth(c, w);
-            room -= w;
-        }
-        if (room >= jobReadable)
-            break;
-    }
+    int room = m_view->viewport()->width() - needs.result - needs.kind;
+    const int jobReadable = std::min(needs.job, em * 10);
+    const bool wholeSeconds = room - needs.precondition < jobReadable;
+    const int precondition = wholeSeconds ? needs.preconditionWhole : needs.precondition;
+    m_model->setWholeSeconds(wholeSeconds);
+    m_view->setColumnWidth(ActionsModel::ResultColumn, needs.result);
+    m_view->setColumnWidth(ActionsModel::KindColumn, needs.kind);
+    m_view->setColumnWidth(ActionsModel::PreconditionColumn, precondition);
+    room -= precondition;
     // The job gives way before the precondition does: the pane below names it in full.
-    const int job = std::clamp(room, std::min(jobWanted, em * 3), jobWanted);
+    const int job = std::clamp(room, std::min(needs.job, em * 3), needs.job);
     m_view->setColumnWidth(ActionsModel::JobColumn, job);
     room -= job;
-    const int time = wanted(ActionsModel::TimeColumn);
-    const bool showTime = room >= time;
+    const bool showTime = room >= needs.time;
     m_view->setColumnHidden(ActionsModel::TimeColumn, !showTime);
     if (showTime) {
-        m_view->setColumnWidth(ActionsModel::TimeColumn, time);
-        room -= time;
+        m_view->setColumnWidth(ActionsModel::TimeColumn, needs.time);
+        room -= needs.time;
     }
     const bool showDetail = room >= em * 6;
     m_view->setColumnHidden(ActionsModel::DetailColumn, !showDetail);
@@ -182,6 +204,11 @@ void ActionsPanel::updateTitle()
                          : QStringLiteral("Actions: %1 awaiting approval, %2 in total")
                                .arg(pending)
                                .arg(m_model->rowCount()));
+}
+
+QTableView *ActionsPanel::view() const
+{
+    return m_view;
 }
 
 QString ActionsPanel::title() const

@@ -6,6 +6,7 @@
 
 #include <QTimer>
 #include <QWidget>
+#include <optional>
 
 class QAction;
 class QHBoxLayout;
@@ -16,6 +17,7 @@ class QTableView;
 namespace reclaim::ui {
 
 class ActionsModel;
+class SampledTableView;
 
 class ActionsPanel final : public QWidget
 {
@@ -28,7 +30,7 @@ public:
     // Why the approve button is disabled ("" when it is enabled), shown next to the buttons.
     void setApprovalHint(const QString &hint);
     void updateTitle();
-    QTableView *view() const { return m_view; }
+    QTableView *view() const;
     QString title() const;
     // The pane under the table: the selected action in full (plain text, for tests).
     QString selectedText() const;
@@ -43,11 +45,22 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // What each column needs, measured once per model change: a resize only redistributes.
+    struct ColumnNeeds
+    {
+        int job = 0;
+        int time = 0;
+        int result = 0;
+        int kind = 0;
+        int precondition = 0;      // with fractions of a second
+        int preconditionWhole = 0; // whole seconds only
+    };
     void fitColumns();
+    ColumnNeeds measureColumns();
     void updateSelected();
 
     ActionsModel *m_model;
-    QTableView *m_view;
+    SampledTableView *m_view;
     QLabel *m_title;
     QLabel *m_hint;
     QLabel *m_selected;
@@ -55,6 +68,7 @@ private:
     QToolButton *m_rejectButton = nullptr;
     bool m_selecting = false;
     bool m_fitting = false;
+    std::optional<ColumnNeeds> m_needs; // nullopt: the model changed since the last measure
     QTimer m_fitTimer;
 };
 

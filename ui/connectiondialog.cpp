@@ -1,5 +1,6 @@
 #include "connectiondialog.h"
 
+#include "service/checkrunner.h"
 #include "settings.h"
 
 #include <QDialogButtonBox>
@@ -8,7 +9,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
+#include <QStyle>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -40,7 +43,10 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
       m_redisTlsCert(new QLineEdit(profile.redisTlsCert, this)),
       m_redisTlsKey(new QLineEdit(profile.redisTlsKey, this)),
       m_redisTlsServerName(new QLineEdit(profile.redisTlsServerName, this)),
-      m_sources(new QLabel(this)), m_problem(new QLabel(this)), m_env(env)
+      m_sources(new QLabel(this)), m_problem(new QLabel(this)),
+      m_checkButton(new QPushButton(QStringLiteral("Check connection"), this)),
+      m_checkStatus(new QLabel(this)), m_checkItems(new QListWidget(this)),
+      m_checkRunner(new CheckRunner(this)), m_env(env)
 {
     setWindowTitle(QStringLiteral("Connection profile"));
     m_config->setObjectName(QStringLiteral("configPath"));
@@ -57,6 +63,9 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     m_redisTlsKey->setPlaceholderText(QStringLiteral("its unencrypted PEM key"));
     m_redisTlsServerName->setPlaceholderText(QStringLiteral("empty: the URL's host"));
     m_problem->setObjectName(QStringLiteral("problem"));
+    m_checkButton->setObjectName(QStringLiteral("checkConnection"));
+    m_checkStatus->setObjectName(QStringLiteral("checkStatus"));
+    m_checkItems->setObjectName(QStringLiteral("checkItems"));
     m_pgUrl->setPlaceholderText(
         QStringLiteral("empty: the configuration file's (or RECLAIM_PG_URL)"));
     m_redisUrl->setPlaceholderText(
@@ -126,11 +135,26 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectionDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ConnectionDialog::reject);
 
+    m_checkButton->setToolTip(
+        QStringLiteral("Check the servers, queues and lock as reclaim --check does, without "
+                       "writing anything"));
+    connect(m_checkButton, &QPushButton::clicked, this, &ConnectionDialog::runCheck);
+    connect(m_checkRunner, &CheckRunner::finished, this, &ConnectionDialog::showCheck);
+    m_checkStatus->setWordWrap(true);
+    m_checkItems->setWordWrap(true);
+    m_checkItems->setAlternatingRowColors(true);
+    m_checkItems->hide();
+    auto *checkRow = new QHBoxLayout;
+    checkRow->addWidget(m_checkButton);
+    checkRow->addWidget(m_checkStatus, 1);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(note);
     layout->addWidget(m_sources);
     layout->addWidget(m_problem);
+    layout->addLayout(checkRow);
+    layout->addWidget(m_checkItems, 1);
     layout->addWidget(buttons);
     for (QLineEdit *e : {m_pgUrl, m_pgPassword, m_redisUrl, m_redisPassword})
         connect(e, &QLineEdit::textChanged, this, &ConnectionDialog::updateSources);
@@ -170,6 +194,51 @@ void ConnectionDialog::updateSources()
     const ConnectionProfile p = profile();
     m_sources->setText(QStringLiteral("PostgreSQL password: %1.\nRedis password: %2.")
                            .arg(postgresPasswordSource(p, m_env), redisPasswordSource(p, m_env)));
+}
+
+void ConnectionDialog::runCheck()
+{
+    takePassword(m_pgUrl, m_pgPassword);
+    takePassword(m_redisUrl, m_redisPassword);
+    const auto loaded = loadProfile(profile(), m_env);
+    if (!loaded) {
+        setProblem(loaded.error());
+        return;
+    }
+    setProblem({});
+    if (!m_checkRunner->start(*loaded))
+        return; // one is in flight; its items will show
+    m_checkButton->setEnabled(false);
+    m_checkStatus->setText(QStringLiteral("Checking\u2026"));
+}
+
+void ConnectionDialog::showCheck(const CheckReport &report)
+{
+    m_checkButton->setEnabled(true);
+    m_checkItems->clear();
+    for (const CheckItem &item : report.items) {
+        const QStyle::StandardPixmap icon =
+            item.status == CheckStatus::Pass   ? QStyle::SP_DialogApplyButton
+            : item.status == CheckStatus::Warn ? QStyle::SP_MessageBoxWarning
+                                               : QStyle::SP_MessageBoxCritical;
+        QString text =
+            QStringLiteral("%1  %2: %3")
+                .arg(CheckReport::statusName(item.status).toUpper(), item.id, item.summary);
+        if (!item.fix.isEmpty())
+            text += QStringLiteral("\nFix: ") + item.fix;
+        auto *row = new QListWidgetItem(style()->standardIcon(icon), text, m_checkItems);
+        row->setData(Qt::UserRole, item.id);
+        row->setData(Qt::UserRole + 1, CheckReport::statusName(item.status));
+    }
+    m_checkStatus->setText(QStringLiteral("%1: %2 passed, %3 warned, %4 failed (%5 ms)")
+                               .arg(CheckReport::statusName(report.result()).toUpper())
+                               .arg(report.ids(CheckStatus::Pass).size())
+                               .arg(report.ids(CheckStatus::Warn).size())
+                               .arg(report.ids(CheckStatus::Fail).size())
+                               .arg(report.elapsedMs));
+    m_checkItems->show();
+    if (height() < 560)
+        resize(width(), 560);
 }
 
 void ConnectionDialog::accept()

@@ -1,5 +1,7 @@
 // Edits the connection profile: configuration file, PostgreSQL and Redis URLs, and passwords
 // that are kept in memory only. Problems are shown inline; the dialog stays open to fix them.
+// "Check connection" runs `reclaim --check` on the profile on a thread of its own and lists its
+// items with their status.
 #pragma once
 
 #include "connectionprofile.h"
@@ -8,6 +10,13 @@
 
 class QLabel;
 class QLineEdit;
+class QListWidget;
+class QPushButton;
+
+namespace reclaim {
+class CheckRunner;
+struct CheckReport;
+} // namespace reclaim
 
 namespace reclaim::ui {
 
@@ -27,8 +36,13 @@ public:
 
     void accept() override;
 
+    // Loads the profile and starts the check; the items appear when it finishes. The UI thread
+    // never waits for it.
+    void runCheck();
+
 private:
     void updateSources();
+    void showCheck(const reclaim::CheckReport &report);
 
     QLineEdit *m_config;
     QLineEdit *m_pgUrl;
@@ -41,6 +55,10 @@ private:
     QLineEdit *m_redisTlsServerName;
     QLabel *m_sources;
     QLabel *m_problem;
+    QPushButton *m_checkButton;
+    QLabel *m_checkStatus;
+    QListWidget *m_checkItems;
+    CheckRunner *m_checkRunner;
     QProcessEnvironment m_env;
 };
 

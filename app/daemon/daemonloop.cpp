@@ -3,6 +3,7 @@
 #include "config/configloader.h"
 #include "logging/runlog.h"
 #include "metrics/metricsregistry.h"
+#include "service/checkrunner.h"
 #include "service/recoveryworker.h"
 
 #include <QJsonObject>
@@ -33,8 +34,10 @@ DaemonLoop::DaemonLoop(ReclaimConfig config, Options options, MetricsRegistry &m
                        QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_options(std::move(options)),
       m_metrics(metrics), m_stopping(std::make_shared<std::atomic_bool>(false)),
-      m_recovery(std::make_unique<RecoveryThread>(m_config))
+      m_recovery(std::make_unique<RecoveryThread>(m_config)),
+      m_check(std::make_unique<CheckRunner>())
 {
+    connect(m_check.get(), &CheckRunner::finished, this, &DaemonLoop::onCheckFinished);
     RecoveryWorker *worker = m_recovery->worker();
     // runNow() clears the worker's stop flag when it starts; a stop requested between queuing
     // the run and its start must survive that, so re-assert it on the worker thread, before
@@ -70,13 +73,53 @@ bool DaemonLoop::executeActions() const
 void DaemonLoop::start()
 {
     m_timer.start(interval());
+    m_check->start(m_config);
     tick();
+}
+
+void DaemonLoop::onCheckFinished(const CheckReport &report)
+{
+    // One line per item that did not pass, each with its id, why and the fix; then the result.
+    QStringList failed;
+    for (const CheckItem &item : report.items) {
+        if (item.status == CheckStatus::Pass)
+            continue;
+        if (item.status == CheckStatus::Fail)
+            failed << QStringLiteral("%1: %2").arg(item.id, item.summary);
+        log(item.status == CheckStatus::Fail ? LogLevel::Error : LogLevel::Warn,
+            QStringLiteral("check %1 %2: %3")
+                .arg(CheckReport::statusName(item.status), item.id, item.summary),
+            {{QStringLiteral("event"), QStringLiteral("check-item")},
+             {QStringLiteral("id"), item.id},
+             {QStringLiteral("status"), CheckReport::statusName(item.status)},
+             {QStringLiteral("summary"), item.summary},
+             {QStringLiteral("fix"), item.fix}});
+    }
+    const CheckStatus result = report.result();
+    log(result == CheckStatus::Fail   ? LogLevel::Error
+        : result == CheckStatus::Warn ? LogLevel::Warn
+                                      : LogLevel::Info,
+        QStringLiteral("preflight check: %1 (%2 items, %3 ms)")
+            .arg(CheckReport::statusName(result))
+            .arg(report.items.size())
+            .arg(report.elapsedMs),
+        {{QStringLiteral("event"), QStringLiteral("check")},
+         {QStringLiteral("result"), CheckReport::statusName(result)},
+         {QStringLiteral("items"), static_cast<int>(report.items.size())},
+         {QStringLiteral("failed"), static_cast<int>(failed.size())},
+         {QStringLiteral("warned"), static_cast<int>(report.ids(CheckStatus::Warn).size())},
+         {QStringLiteral("elapsedMs"), report.elapsedMs}});
+    m_checkFailed = result == CheckStatus::Fail;
+    m_readiness.failedCheck = failed.join(QStringLiteral("; "));
 }
 
 void DaemonLoop::tick()
 {
     if (m_stopRequested)
         return;
+    // A failed check is looked at again each interval, so /readyz recovers once it is fixed.
+    if (m_checkFailed && !m_check->busy())
+        m_check->start(m_config);
     if (m_inFlight) {
         // Never two runs at once: this tick's run would only queue behind the one in flight.
         log(LogLevel::Warn,
@@ -172,6 +215,10 @@ void DaemonLoop::reload()
     QMetaObject::invokeMethod(
         worker, [worker, config = m_config] { worker->setConfig(config); }, Qt::QueuedConnection);
     m_readiness.interval = interval();
+    // The new configuration is checked as at start (a check in flight answers for the old one;
+    // a failing one is repeated at the next interval anyway).
+    if (!m_check->busy())
+        m_check->start(m_config);
     if (interval() != before && m_timer.isActive())
         m_timer.start(interval());
     log(LogLevel::Info, QStringLiteral("configuration reloaded; it applies from the next run"),

@@ -1,5 +1,6 @@
-// The daemon's schedule: a run at start and then every interval through the recovery worker
-// thread, never two at once; reload on request; a stop that lets the run in flight end cleanly.
+// The daemon's schedule: the preflight check and a run at start, then a run every interval
+// through the recovery worker thread, never two at once (and the check again while it fails);
+// reload on request; a stop that lets the run in flight end cleanly.
 #pragma once
 
 #include "config/reclaimconfig.h"
@@ -15,6 +16,8 @@
 
 namespace reclaim {
 
+class CheckRunner;
+struct CheckReport;
 class MetricsRegistry;
 class RecoveryThread;
 
@@ -52,6 +55,7 @@ private:
     void tick();
     void onProgress(const QString &phase);
     void onRunFinished(const RunReport &report);
+    void onCheckFinished(const CheckReport &report);
     bool executeActions() const;
 
     ReclaimConfig m_config;
@@ -60,6 +64,8 @@ private:
     // Shared with a direct connection on the worker thread (see the constructor).
     std::shared_ptr<std::atomic_bool> m_stopping;
     std::unique_ptr<RecoveryThread> m_recovery;
+    std::unique_ptr<CheckRunner> m_check; // the preflight, on a thread of its own
+    bool m_checkFailed = false;
     QTimer m_timer;
     bool m_inFlight = false;
     bool m_inFlightExecutes = false;

@@ -7,6 +7,8 @@ Readiness evaluateReadiness(const ReadinessInput &in, const QDateTime &now)
     const QString last = in.lastRunSummary.isEmpty()
                              ? QString()
                              : QStringLiteral(" (last run: %1)").arg(in.lastRunSummary);
+    if (!in.failedCheck.isEmpty())
+        return {false, QStringLiteral("the preflight check failed: ") + in.failedCheck + last};
     if (!in.lastDecidedAt.isValid())
         return {false, QStringLiteral("no run has completed yet") + last};
     const qint64 limit = 2 * static_cast<qint64>(in.interval.count());

@@ -1,6 +1,7 @@
-// When the daemon answers /readyz with 200: a run that reached a decision finished within the
-// last two intervals. (The configuration in use is always valid: an invalid file stops the
-// daemon at start, and a reload that does not validate is refused.)
+// When the daemon answers /readyz with 200: the last preflight check (`--check`, run at start
+// and again at each interval while it fails) did not fail, and a run that reached a decision
+// finished within the last two intervals. (The configuration in use is always valid: an invalid
+// file stops the daemon at start, and a reload that does not validate is refused.)
 #pragma once
 
 #include <QDateTime>
@@ -18,6 +19,9 @@ struct ReadinessInput
     QString lastDecidedRunId;
     // The last run of any outcome, for the reason text ("failed: PostgreSQL unreachable").
     QString lastRunSummary;
+    // The items of the last preflight check that failed ("redis.maxmemory-policy: ..."), empty
+    // when it did not fail (or has not finished yet).
+    QString failedCheck;
 };
 
 struct Readiness

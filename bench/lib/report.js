@@ -195,7 +195,9 @@ function markdown(r, png) {
   if (r.console) {
     const c = r.console;
     L.push('## 5. Console', '', `A ${fmt(c.candidates)}-candidate report into a fresh \`MainWindow\` (offscreen): \`showReport\` ${fmt(c.firstApplyCallMs.median, 1)} ms, ` +
-      `${fmt(c.firstApplyUiMs.median, 1)} ms until the event loop is idle again (layout and paint included); the same report again (rows merged in place): ` +
+      `${fmt(c.firstApplyUiMs.median, 1)} ms until the event loop is idle again (layout and paint included)` +
+      (c.rowsBuildOffUiMs ? `, with the table's rows built beforehand as the console builds them, on the recovery thread (${fmt(c.rowsBuildOffUiMs.median, 1)} ms there)` : '') +
+      `; the same report again (rows merged in place): ` +
       `${fmt(c.refreshApplyCallMs.median, 1)} / ${fmt(c.refreshApplyUiMs.median, 1)} ms. Stall probe (5 ms timer) during a real run started from the window: ` +
       `longest ${fmt(c.maxStallWithApplyMs.median, 1)} ms including the report's arrival, ${fmt(c.maxStallDuringRunMs.median, 1)} ms before it; ` +
       `the same probe with nothing running: ${fmt(c.idleProbe.maxStallMs, 1)} ms.`, '');

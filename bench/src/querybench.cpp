@@ -1,5 +1,6 @@
 #include "querybench.h"
 
+#include "postgres/candidateplan.h"
 #include "postgres/candidatequery.h"
 #include "postgres/pgjobstore.h"
 
@@ -7,9 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlDatabase>
-#include <QSqlDriver>
 #include <QSqlError>
-#include <QSqlField>
 #include <QSqlQuery>
 
 namespace reclaim::bench {
@@ -25,16 +24,8 @@ struct Plan
     QStringList indexes;
 };
 
-void walk(const QJsonObject &node, QStringList &types, QStringList &indexes)
-{
-    types << node.value(QStringLiteral("Node Type")).toString();
-    const QString index = node.value(QStringLiteral("Index Name")).toString();
-    if (!index.isEmpty())
-        indexes << index;
-    for (const QJsonValue &child : node.value(QStringLiteral("Plans")).toArray())
-        walk(child.toObject(), types, indexes);
-}
-
+// The candidate query's plan (core/postgres/candidateplan.h), run with ANALYZE, with index scans
+// on or off for the session.
 Expected<Plan, QString> explain(QSqlDatabase &db, const CandidateQuery &cq, bool noIndex)
 {
     QSqlQuery q(db);
@@ -42,31 +33,16 @@ Expected<Plan, QString> explain(QSqlDatabase &db, const CandidateQuery &cq, bool
     for (const char *setting : {"enable_indexscan", "enable_bitmapscan", "enable_indexonlyscan"})
         if (!q.exec(QStringLiteral("SET %1 = %2").arg(QLatin1String(setting), mode)))
             return unexpected(q.lastError().text());
-    // PostgreSQL cannot PREPARE an EXPLAIN, so the bind values go in as literals, quoted by the
-    // driver; the planner then sees the same values a first execution of the statement sees.
-    QString sql = cq.sql;
-    qsizetype at = 0;
-    for (const QVariant &v : cq.binds) {
-        at = sql.indexOf(QLatin1Char('?'), at);
-        if (at < 0)
-            return unexpected(QStringLiteral("fewer placeholders than bind values"));
-        QSqlField field(QStringLiteral("v"), v.metaType());
-        field.setValue(v);
-        const QString literal = db.driver()->formatValue(field);
-        sql.replace(at, 1, literal);
-        at += literal.size();
-    }
-    if (!q.exec(QStringLiteral("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ") + sql) || !q.next())
-        return unexpected(q.lastError().text());
-    const QJsonObject root =
-        QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array().first().toObject();
+    auto plan = explainCandidateQuery(db, cq, QStringLiteral("ANALYZE, BUFFERS, FORMAT JSON"));
+    if (!plan)
+        return unexpected(plan.error());
+    const QJsonObject &root = plan->root;
     const QJsonObject top = root.value(QStringLiteral("Plan")).toObject();
-    QStringList types;
-    Plan plan;
-    walk(top, types, plan.indexes);
-    plan.summary = {
-        {QStringLiteral("nodes"), QJsonArray::fromStringList(types)},
-        {QStringLiteral("indexes"), QJsonArray::fromStringList(plan.indexes)},
+    Plan out;
+    out.indexes = plan->indexes;
+    out.summary = {
+        {QStringLiteral("nodes"), QJsonArray::fromStringList(plan->nodeTypes)},
+        {QStringLiteral("indexes"), QJsonArray::fromStringList(plan->indexes)},
         {QStringLiteral("executionMs"), root.value(QStringLiteral("Execution Time")).toDouble()},
         {QStringLiteral("planningMs"), root.value(QStringLiteral("Planning Time")).toDouble()},
         {QStringLiteral("rows"), top.value(QStringLiteral("Actual Rows")).toDouble()},
@@ -76,36 +52,7 @@ Expected<Plan, QString> explain(QSqlDatabase &db, const CandidateQuery &cq, bool
          top.value(QStringLiteral("Shared Read Blocks")).toDouble()},
         {QStringLiteral("plan"), top},
     };
-    return plan;
-}
-
-// Index name -> its columns in order, for the domain's table.
-QHash<QString, QStringList> indexColumns(QSqlDatabase &db, const QString &table)
-{
-    QHash<QString, QStringList> out;
-    QSqlQuery q(db);
-    q.prepare(QStringLiteral(
-        "SELECT i.relname, a.attname FROM pg_index x "
-        "JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid "
-        "CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, n) "
-        "JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum "
-        "WHERE t.relname = ? ORDER BY i.relname, k.n"));
-    q.addBindValue(table);
-    if (q.exec())
-        while (q.next())
-            out[q.value(0).toString()] << q.value(1).toString();
     return out;
-}
-
-// The composite index SPEC §5 asks for: status first, updatedAt in it (type between them where
-// the domain filters by type).
-bool isComposite(const DomainConfig &d, const QStringList &columns)
-{
-    if (columns.isEmpty() || columns.first() != d.columns.status ||
-        !columns.contains(d.columns.updatedAt))
-        return false;
-    return d.types.isEmpty() || columns.contains(d.columns.type) ||
-           columns.indexOf(d.columns.updatedAt) == 1;
 }
 
 } // namespace
@@ -172,10 +119,14 @@ int runQueryBench(const Args &args)
         if (!planIndexed || !planSeq)
             return fail(QStringLiteral("EXPLAIN of %1 failed: %2")
                             .arg(d.name, !planIndexed ? planIndexed.error() : planSeq.error()));
-        const auto columns = indexColumns(db, d.table);
+        const auto indexes = indexColumns(db, d.table);
+        if (!indexes)
+            return fail(QStringLiteral("reading the indexes of %1 failed: %2")
+                            .arg(d.table, indexes.error()));
+        const QHash<QString, QStringList> &columns = *indexes;
         QString used;
         for (const QString &name : planIndexed->indexes)
-            if (isComposite(d, columns.value(name)))
+            if (isCompositeIndex(d, columns.value(name)))
                 used = name;
         allComposite = allComposite && !used.isEmpty();
         const double a = median(withIndex.value(d.name));

@@ -1,5 +1,7 @@
 #include "config/connectionurl.h"
 
+#include "config/sentinelurl.h"
+
 #include <QRegularExpression>
 #include <QUrl>
 #include <QUrlQuery>
@@ -22,6 +24,17 @@ QString redactedUrl(const QString &scheme, const QString &user, bool hasPassword
 
 QString PostgresEndpoint::redacted() const
 {
+    if (isSocket()) {
+        // libpq's socket is a file in that directory named after the port: name the file, the
+        // thing an operator looks for when the connection fails.
+        const QString auth = user.isEmpty() && password.isEmpty()
+                                 ? QString()
+                                 : user +
+                                       (password.isEmpty() ? QString() : QStringLiteral(":***")) +
+                                       QLatin1Char('@');
+        return QStringLiteral("postgresql://%1/%2?host=%3 (Unix socket %3/.s.PGSQL.%4)")
+            .arg(auth, database, host, QString::number(port));
+    }
     return redactedUrl(QStringLiteral("postgresql"), user, !password.isEmpty(), host, port,
                        QLatin1Char('/') + database);
 }
@@ -38,6 +51,15 @@ QString RedisEndpoint::serverName() const
 
 QString RedisEndpoint::redacted() const
 {
+    if (sentinel) {
+        const QString auth = user.isEmpty() && password.isEmpty()
+                                 ? QString()
+                                 : user +
+                                       (password.isEmpty() ? QString() : QStringLiteral(":***")) +
+                                       QLatin1Char('@');
+        return QStringLiteral("redis+sentinel://%1%2/%3")
+            .arg(auth, sentinel->describe(), QString::number(database));
+    }
     if (isSocket()) {
         QString auth;
         if (!user.isEmpty() || !password.isEmpty())
@@ -126,16 +148,40 @@ Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
     if (*scheme != QLatin1String("postgresql") && *scheme != QLatin1String("postgres"))
         return unexpected(
             QStringLiteral("unknown scheme \"%1\" (expected %2)").arg(*scheme, kPostgresForm));
-    const auto port = checkHostAndPort(text, scheme->size());
-    if (!port)
-        return unexpected(port.error());
+    // libpq's own form for a host that does not fit the authority, a Unix socket's directory
+    // above all: postgresql:///db?host=/run/postgresql (and ?port=, which names the socket).
     const QUrl url(text, QUrl::StrictMode);
+    const QUrlQuery hostQuery(url);
+    const QString hostOption = hostQuery.queryItemValue(QStringLiteral("host"), QUrl::FullyDecoded);
+    if (hostOption.isEmpty() || !url.isValid() || !url.host().isEmpty()) {
+        if (!hostOption.isEmpty() && url.isValid())
+            return unexpected(
+                QStringLiteral("the host is given twice, in the URL and as ?host=; "
+                               "give a Unix socket as postgresql:///database?host=/dir"));
+        const auto port = checkHostAndPort(text, scheme->size());
+        if (!port) {
+            if (port.error() == QLatin1String("the host is missing"))
+                return unexpected(
+                    QStringLiteral("the host is missing (a Unix socket is given by "
+                                   "its directory: postgresql:///database?host=/dir)"));
+            return unexpected(port.error());
+        }
+    }
     if (!url.isValid())
         return unexpected(QStringLiteral("not a valid URL (percent-encode reserved characters "
                                          "such as '@', ':' or '/' in the user name or password)"));
     PostgresEndpoint e;
-    e.host = url.host();
-    e.port = port->value_or(5432);
+    e.host = hostOption.isEmpty() ? url.host() : hostOption;
+    e.port = url.port(5432);
+    const QString portOption = hostQuery.queryItemValue(QStringLiteral("port"), QUrl::FullyDecoded);
+    if (!portOption.isEmpty()) {
+        bool ok = false;
+        const int p = portOption.toInt(&ok);
+        if (!ok || p < 1 || p > 65535)
+            return unexpected(
+                QStringLiteral("option 'port': '%1' is not a port (1 to 65535)").arg(portOption));
+        e.port = p;
+    }
     e.user = url.userName(QUrl::FullyDecoded);
     e.password = url.password(QUrl::FullyDecoded);
     e.database = url.path().mid(1);
@@ -147,6 +193,8 @@ Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
         static const QRegularExpression plain(QStringLiteral("^[a-z_]+$"));
         if (!plain.match(key).hasMatch())
             return unexpected(QStringLiteral("invalid option name '%1'").arg(key));
+        if (key == QLatin1String("host") || key == QLatin1String("port"))
+            continue; // taken above: QPSQL sets them itself
         // QPSQL turns every ';' into a separator before libpq sees the string: refuse one.
         if (value.contains(QLatin1Char(';')))
             return unexpected(QStringLiteral("option '%1': a value may not contain ';'").arg(key));
@@ -240,10 +288,9 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text, RedisPasswor
     const auto scheme = schemeOf(text, kRedisForm);
     if (!scheme)
         return unexpected(scheme.error());
-    // Schemes other Redis clients accept, named as what they are: not supported yet.
+    // Sentinel and Unix sockets have parsers of their own; rediss:// is redis:// with TLS.
     if (*scheme == QLatin1String("redis+sentinel"))
-        return unexpected(QStringLiteral("redis+sentinel:// (Redis Sentinel) is not supported "
-                                         "yet; give the master's address as redis://host:port"));
+        return parseSentinelUrl(text);
     if (*scheme == QLatin1String("unix"))
         return parseUnixUrl(text, password);
     const bool tls = *scheme == QLatin1String("rediss");

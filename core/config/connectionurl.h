@@ -2,9 +2,11 @@
 #pragma once
 
 #include "config/redistls.h"
+#include "config/sentinelspec.h"
 #include "util/expected.h"
 
 #include <QString>
+#include <optional>
 
 namespace reclaim {
 
@@ -16,6 +18,9 @@ struct PostgresEndpoint
     QString password;
     QString database;
     QString options; // connect options such as sslmode, in QPSQL's "k='v';k='v'" form
+
+    // A host that is a directory is libpq's Unix socket directory (?host=/run/postgresql).
+    bool isSocket() const { return host.startsWith(QLatin1Char('/')); }
 
     // The URL with the password replaced by "***": safe for logs and error messages.
     QString redacted() const;
@@ -30,6 +35,9 @@ struct RedisEndpoint
     int database = 0;
     QString socketPath; // unix:///path: a Unix socket instead of host and port
     RedisTls tls;       // rediss://; the files come from connections.redisTls
+    // Set for redis+sentinel://: host and port are then the master the sentinels name, asked
+    // anew on every connection (redis/masterlocator.h).
+    std::optional<SentinelSpec> sentinel;
 
     bool isSocket() const { return !socketPath.isEmpty(); }
     // The server as logs and errors name it: "host:port", "host:port (TLS)" or "unix socket /p".

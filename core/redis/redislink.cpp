@@ -1,5 +1,7 @@
 #include "redis/redislink.h"
 
+#include "redis/masterlocator.h"
+
 namespace reclaim {
 
 RedisLink::RedisLink(RedisEndpoint endpoint, std::chrono::milliseconds timeout)
@@ -11,6 +13,14 @@ qint64 RedisLink::roundTrips() const
     return m_closedRoundTrips + (m_conn ? m_conn->roundTrips() : 0);
 }
 
+void RedisLink::startRun()
+{
+    if (!m_endpoint.sentinel || !m_conn)
+        return;
+    m_closedRoundTrips += m_conn->roundTrips();
+    m_conn.reset();
+}
+
 Expected<RedisConnection *, RedisError> RedisLink::connection()
 {
     if (m_conn && !m_conn->isBroken())
@@ -19,7 +29,7 @@ Expected<RedisConnection *, RedisError> RedisLink::connection()
         m_closedRoundTrips += m_conn->roundTrips();
         m_conn.reset();
     }
-    auto opened = RedisConnection::open(m_endpoint, m_timeout);
+    auto opened = openMaster(m_endpoint, m_timeout);
     if (!opened)
         return unexpected(opened.error());
     m_conn.emplace(std::move(*opened));

@@ -16,8 +16,14 @@ public:
     RedisLink(RedisEndpoint endpoint, std::chrono::milliseconds timeout);
     Q_DISABLE_COPY_MOVE(RedisLink)
 
-    // The live connection; a broken one is discarded and a new one opened.
+    // The live connection; a broken one is discarded and a new one opened (for a Sentinel
+    // endpoint: to the master the sentinels name at that moment, redis/masterlocator.h).
     Expected<RedisConnection *, RedisError> connection();
+
+    // Called as a run starts: for a Sentinel endpoint the connection is closed, so the run asks
+    // the sentinels again and follows a failover since the last run without a restart. A
+    // direct endpoint keeps its connection.
+    void startRun();
 
     // The connection as it is, broken or not, without opening one: for reading the replies
     // of commands already sent on it. Null before the first connection().

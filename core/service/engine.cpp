@@ -23,6 +23,7 @@ RunReport Engine::run(const RunRequest &request)
     // A fresh database connection per run: a connection broken by the last run's fault must
     // not poison this one.
     auto store = PgJobStore::open(m_config, request.dryRun);
+    m_redis->link.startRun();
     RecoveryRun run(m_config, store ? store->get() : nullptr,
                     store ? QString() : store.error().message, m_redis->queue, m_redis->queue,
                     m_redis->lock);
@@ -32,6 +33,7 @@ RunReport Engine::run(const RunRequest &request)
 Action Engine::approve(const Action &action, const Candidate &candidate, const Actor &actor)
 {
     auto store = PgJobStore::open(m_config, false);
+    m_redis->link.startRun();
     RecoveryRun run(m_config, store ? store->get() : nullptr,
                     store ? QString() : store.error().message, m_redis->queue, m_redis->queue,
                     m_redis->lock);
@@ -61,6 +63,7 @@ QList<JobExplanation> Engine::explainJob(const QString &rowId, QString *storeErr
         *storeError = store.error().message;
         return {};
     }
+    m_redis->link.startRun();
     return reclaim::explainJob(m_config, **store, m_redis->queue, rowId);
 }
 

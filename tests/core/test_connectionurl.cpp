@@ -35,6 +35,7 @@ private slots:
     void postgresRefused();
     void postgresAccepted_data();
     void postgresAccepted();
+    void postgresSocketIsNamed();
 };
 
 void TestConnectionUrl::redisRefused_data()
@@ -62,9 +63,6 @@ void TestConnectionUrl::redisRefused_data()
                           << QStringLiteral("unknown scheme \"http\"") + expected;
     QTest::newRow("no scheme") << "127.0.0.1:6379" << QStringLiteral("not a URL") + expected;
     QTest::newRow("empty") << "" << QStringLiteral("not a URL") + expected;
-    QTest::newRow("sentinel") << "redis+sentinel://:qq7zz9@sentinel:26379/mymaster"
-                              << "redis+sentinel:// (Redis Sentinel) is not supported yet; give "
-                                 "the master's address as redis://host:port";
     // hiredis would skip AUTH without a password and run as the default user: refused.
     QTest::newRow("user without a password")
         << "redis://reclaim@cache:6379/0"
@@ -266,10 +264,20 @@ void TestConnectionUrl::postgresRefused_data()
     QTest::newRow("unknown scheme")
         << "mysql://app:qq7zz9@db/app" << QStringLiteral("unknown scheme \"mysql\"") + expected;
     QTest::newRow("no scheme") << "app:qq7zz9@db/app" << QStringLiteral("not a URL") + expected;
+    const QString socketHint = QStringLiteral(
+        " (a Unix socket is given by its directory: postgresql:///database?host=/dir)");
     QTest::newRow("missing host") << "postgresql:///app"
-                                  << "the host is missing";
-    QTest::newRow("missing host, password given") << "postgresql://app:qq7zz9@:5432/app"
-                                                  << "the host is missing";
+                                  << QStringLiteral("the host is missing") + socketHint;
+    QTest::newRow("missing host, password given")
+        << "postgresql://app:qq7zz9@:5432/app"
+        << QStringLiteral("the host is missing") + socketHint;
+    QTest::newRow("host in the URL and as an option")
+        << "postgresql://app:qq7zz9@db/app?host=/run/postgresql"
+        << "the host is given twice, in the URL and as ?host=; give a Unix socket as "
+           "postgresql:///database?host=/dir";
+    QTest::newRow("socket, port option not a port")
+        << "postgresql://app:qq7zz9@/app?host=/run/postgresql&port=70000"
+        << "option 'port': '70000' is not a port (1 to 65535)";
     QTest::newRow("raw question mark in the password")
         << "postgresql://app:qq7?zz9@db/app"
         << "cannot tell where the user name and password end: percent-encode '/', '?', '#' and "
@@ -324,6 +332,23 @@ void TestConnectionUrl::postgresAccepted_data()
                                   << "db" << 65535 << ""
                                   << "app"
                                   << "";
+    // libpq's socket form: the directory is the host, ?port names the socket file.
+    QTest::newRow("unix socket") << "postgresql:///app?host=/run/postgresql"
+                                 << "/run/postgresql" << 5432 << ""
+                                 << "app"
+                                 << "";
+    QTest::newRow("unix socket, encoded directory with a space, port and user")
+        << "postgresql://app:qq7zz9@/app?host=%2Ftmp%2Fpg%20sock&port=5433&sslmode=disable"
+        << "/tmp/pg sock" << 5433 << "qq7zz9"
+        << "app"
+        << "sslmode='disable'";
+    QTest::newRow("TLS files with spaces are one value each")
+        << "postgresql://app:qq7zz9@db/app?sslmode=verify-full&sslrootcert=/etc/my%20ca/root.crt"
+           "&sslcert=/etc/my%20ca/client.crt&sslkey=/etc/my%20ca/client.key"
+        << "db" << 5432 << "qq7zz9"
+        << "app"
+        << "sslmode='verify-full';sslrootcert='/etc/my ca/root.crt';"
+           "sslcert='/etc/my ca/client.crt';sslkey='/etc/my ca/client.key'";
 }
 
 void TestConnectionUrl::postgresAccepted()
@@ -342,6 +367,19 @@ void TestConnectionUrl::postgresAccepted()
     QCOMPARE(r->database, database);
     QCOMPARE(r->options, options);
     verifyNoSecret(r->redacted());
+}
+
+void TestConnectionUrl::postgresSocketIsNamed()
+{
+    const auto r = parsePostgresUrl(
+        QStringLiteral("postgresql://app:qq7zz9@/app?host=%2Ftmp%2Fpg%20sock&port=5433"));
+    QVERIFY2(r.hasValue(), r ? "" : qPrintable(r.error()));
+    QVERIFY(r->isSocket());
+    QCOMPARE(r->redacted(), QStringLiteral("postgresql://app:***@/app?host=/tmp/pg sock "
+                                           "(Unix socket /tmp/pg sock/.s.PGSQL.5433)"));
+    const auto tcp = parsePostgresUrl(QStringLiteral("postgresql://app@db/app"));
+    QVERIFY(tcp.hasValue());
+    QVERIFY(!tcp->isSocket());
 }
 
 QTEST_GUILESS_MAIN(TestConnectionUrl)

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -178,6 +179,7 @@ private slots:
     void sighupRefusesABrokenConfigAndAppliesAGoodOne();
     void redisDownKeepsTheDaemonRunning();
     void dryRunPlansEveryIntervalAndWritesNothing();
+    void aFailedCheckIsLoggedAndKeepsReadyzFailingUntilFixed();
 
 private:
     SandboxEnv m_env;
@@ -430,6 +432,53 @@ void TestDaemon::redisDownKeepsTheDaemonRunning()
     QVERIFY(metricValue(httpGet(d.metricsPort(), QStringLiteral("/metrics")).body,
                         QStringLiteral("reclaim_runs_total{outcome=\"skipped-unreachable\"}")) >=
             2);
+    d.sendSignal(SIGTERM);
+    QVERIFY(d.waitForExit(10000));
+    QCOMPARE(d.process().exitCode(), 0);
+}
+
+void TestDaemon::aFailedCheckIsLoggedAndKeepsReadyzFailingUntilFixed()
+{
+    // An evicting Redis fails the preflight: the daemon still runs (a run completes), but logs the
+    // failed item and /readyz says why; once the policy is fixed the check, repeated each
+    // interval while it fails, passes and /readyz recovers.
+    const auto setPolicy = [this](const QByteArray &policy) {
+        RedisConnection r = redis(m_env);
+        return r.command({"CONFIG", "SET", "maxmemory-policy", policy}).hasValue();
+    };
+    QVERIFY(setPolicy("allkeys-lru"));
+    auto restore = qScopeGuard([&] { setPolicy("noeviction"); });
+    QTemporaryDir dir;
+    const QString config = writeConfig(dir, {});
+    DaemonProcess d(sandboxDaemonEnv(m_env));
+    QVERIFY(d.start({QStringLiteral("--config"), config, QStringLiteral("--interval"),
+                     QStringLiteral("1"), QStringLiteral("--dry-run")}));
+    const auto checkItem = [](const QJsonObject &e) {
+        return e.value(QStringLiteral("event")).toString() == QLatin1String("check-item") &&
+               e.value(QStringLiteral("id")).toString() ==
+                   QLatin1String("redis.maxmemory-policy") &&
+               e.value(QStringLiteral("status")).toString() == QLatin1String("fail");
+    };
+    QVERIFY2(d.waitFor(checkItem, 20000), qPrintable(describe(d)));
+    const QJsonObject item = d.eventsOf(QStringLiteral("check-item")).first();
+    QVERIFY(item.value(QStringLiteral("fix")).toString().contains(QLatin1String("noeviction")));
+    QVERIFY2(d.waitFor([](const QJsonObject &e) { return isRun(e, QStringLiteral("completed")); },
+                       20000),
+             qPrintable(describe(d)));
+    const HttpResult failing = httpGet(d.metricsPort(), QStringLiteral("/readyz"));
+    QCOMPARE(failing.status, 503);
+    QVERIFY2(failing.body.contains("preflight check failed: redis.maxmemory-policy"),
+             failing.body.constData());
+
+    QVERIFY(setPolicy("noeviction"));
+    const qsizetype from = d.events().size();
+    const auto checkPassed = [](const QJsonObject &e) {
+        return e.value(QStringLiteral("event")).toString() == QLatin1String("check") &&
+               e.value(QStringLiteral("result")).toString() != QLatin1String("fail");
+    };
+    QVERIFY2(d.waitFor(checkPassed, 20000, 1, from), qPrintable(describe(d)));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(d.metricsPort(), QStringLiteral("/readyz")).status, 200,
+                              10000);
     d.sendSignal(SIGTERM);
     QVERIFY(d.waitForExit(10000));
     QCOMPARE(d.process().exitCode(), 0);

@@ -1,4 +1,5 @@
-// /readyz's rule: ready only while a run that reached a decision finished within two intervals.
+// /readyz's rule: ready only while the last preflight check did not fail and a run that reached
+// a decision finished within two intervals.
 #include "daemon/readiness.h"
 
 #include <QTest>
@@ -11,6 +12,7 @@ class TestReadiness : public QObject
 private slots:
     void readiness_data();
     void readiness();
+    void aFailedCheckIsNotReadyEvenAfterAFreshRun();
 };
 
 void TestReadiness::readiness_data()
@@ -47,6 +49,22 @@ void TestReadiness::readiness()
     const Readiness r = evaluateReadiness(in, now);
     QCOMPARE(r.ready, ready);
     QVERIFY2(r.reason.contains(reasonContains), qPrintable(r.reason));
+}
+
+void TestReadiness::aFailedCheckIsNotReadyEvenAfterAFreshRun()
+{
+    const QDateTime now(QDate(2024, 3, 1), QTime(12, 0), Qt::UTC);
+    ReadinessInput in;
+    in.lastDecidedAt = now;
+    in.lastDecidedRunId = QStringLiteral("r1");
+    in.failedCheck = QStringLiteral("redis.maxmemory-policy: maxmemory-policy is allkeys-lru");
+    const Readiness failed = evaluateReadiness(in, now);
+    QVERIFY(!failed.ready);
+    QVERIFY2(failed.reason.startsWith(QLatin1String("the preflight check failed: "
+                                                    "redis.maxmemory-policy")),
+             qPrintable(failed.reason));
+    in.failedCheck.clear(); // the check passed (or only warned) again
+    QVERIFY(evaluateReadiness(in, now).ready);
 }
 
 QTEST_GUILESS_MAIN(TestReadiness)

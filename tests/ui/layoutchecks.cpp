@@ -54,10 +54,15 @@ QStringList columnsNotInView(const QTableView *view, const QList<int> &columns)
                             .arg(left)
                             .arg(right)
                             .arg(room);
-        // sizeHintForColumn is what the visible cells need; the header's own hint its title.
+        // What every cell of the column needs (not only those on screen: a rare long text far
+        // down the list must fit too), measured as the view measures, and the header's title.
+        QHeaderView *rows = view->verticalHeader();
+        const int precision = rows->resizeContentsPrecision();
+        rows->setResizeContentsPrecision(-1); // every row
         const int wanted =
             std::max(static_cast<const QAbstractItemView *>(view)->sizeHintForColumn(c),
                      header->sectionSizeHint(c));
+        rows->setResizeContentsPrecision(precision);
         if (header->sectionSize(c) < wanted)
             problems << QStringLiteral("column %1 is %2 px wide, its text needs %3")
                             .arg(name)

@@ -11,8 +11,8 @@ class QWidget;
 
 namespace reclaim::test {
 
-// Columns of `view` whose section does not lie inside the viewport, or is narrower than its
-// cells and header ask for (their text would be elided).
+// Columns of `view` whose section does not lie inside the viewport, or is narrower than any of
+// its cells (on screen or not) or its header asks for (their text would be elided).
 QStringList columnsNotInView(const QTableView *view, const QList<int> &columns);
 // Visible QLabels under `root` whose text does not fit: a one-line label wider than its room, a
 // wrapping label taller than its height. ElidedLabels elide by design and are left out.

@@ -146,6 +146,7 @@ private slots:
     void closingDuringARunIsSafe();
     void readableAtEverySize_data();
     void readableAtEverySize();
+    void rareLongResultFarDownTheListIsNotCut();
     void staleRowsAfterASkippedRunHoldApproval();
     void lockPanelDecodesHolderAndCountsDown();
     void lockPanelDuringTheConsolesOwnRun();
@@ -404,6 +405,41 @@ void TestUiMainWindow::readableAtEverySize()
                              .arg(size.height());
     QDir().mkpath(QFileInfo(shot).absolutePath());
     QVERIFY(window.grab().save(shot, "PNG")); // for people to look at
+}
+
+// The actions table measures a column from the rows on screen and one row per shape of its text,
+// not from every row: one rejection by an operator with a long name, 2,000 rows down among
+// thousands of short results, still gets a result column wide enough for it.
+void TestUiMainWindow::rareLongResultFarDownTheListIsNotCut()
+{
+    Settings settings(m_dir.filePath(QStringLiteral("rare.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, unreachableProfile(), options);
+    window.resize(1400, 860);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const RunReport report = syntheticReport(manyCandidates(9000), QDateTime::currentDateTimeUtc());
+    QVERIFY(report.actions.size() > 2500);
+    window.showReport(report);
+    settle();
+    Action rejected = report.actions.at(2000);
+    rejected.result = ActionResult::Rejected;
+    rejected.rejectedBy = QStringLiteral("night-shift-escalation-operator@ops-bastion-3");
+    rejected.executedAt = QDateTime::currentDateTimeUtc();
+    window.showActionResult(rejected);
+    settle();
+
+    QTableView *actions = window.actionsPanel()->view();
+    const int row = window.actionsModel()->rowOf(rejected.id);
+    QVERIFY(row >= 0);
+    const QString shown =
+        actions->model()->index(row, ActionsModel::ResultColumn).data().toString();
+    QCOMPARE(shown, QStringLiteral("rejected by night-shift-escalation-operator"));
+    // Far from the rows on screen: only the model's samples can have found it.
+    QVERIFY(actions->rowAt(actions->viewport()->height() - 1) < row);
+    const QStringList problems = columnsNotInView(actions, {ActionsModel::ResultColumn});
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
 void TestUiMainWindow::staleRowsAfterASkippedRunHoldApproval()

@@ -1,0 +1,24 @@
+// Where a Sentinel-monitored Redis is found: the sentinels to ask, in order, and the master's name.
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace reclaim {
+
+struct SentinelSpec
+{
+    struct Node
+    {
+        QString host;
+        int port = 26379;
+    };
+
+    QList<Node> sentinels; // asked in this order; the first that knows the master answers
+    QString masterName;
+
+    // "h1:26379,h2:26379/mymaster": the part of the URL that names no secret.
+    QString describe() const;
+};
+
+} // namespace reclaim

@@ -1,0 +1,25 @@
+// The per-queue items of `reclaim --check`: the queue exists, its BullMQ layout version is one
+// Reclaim knows, paused or not, its job counts per state, and whether a worker is alive.
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "preflight/checkreport.h"
+#include "redis/redisconnection.h"
+
+namespace reclaim {
+
+// The item ids for one queue: queue.<prefix>:<queue>.{exists,version,paused,jobs,worker}.
+QStringList queueCheckIds(const QString &prefix, const QString &queue);
+
+// Adds the items of every configured queue; `conn` null: Redis could not be reached, and every
+// queue item fails "could not check".
+void checkQueues(const ReclaimConfig &config, RedisConnection *conn, CheckReport &report);
+
+// The BullMQ major version of a meta hash's `version` field ("bullmq:6.7.0" -> 6); nullopt for
+// a text that is not one.
+std::optional<int> bullmqMajor(const QString &version);
+
+// Whether Reclaim's scripts know the layout of this BullMQ major version.
+bool isKnownBullmqMajor(int major);
+
+} // namespace reclaim

@@ -1,0 +1,40 @@
+// Runs `reclaim --check` (preflight/preflight.h) on a thread of its own and answers with a
+// signal on the owner's thread, so neither the console's UI thread nor the daemon's event loop
+// waits on the network while the servers are checked.
+#pragma once
+
+#include "config/reclaimconfig.h"
+#include "preflight/checkreport.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace reclaim {
+
+class CheckRunner final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit CheckRunner(QObject *parent = nullptr);
+    // Waits for a check in flight to end (each of its steps is bounded by the configured
+    // timeouts), so the thread never outlives its owner.
+    ~CheckRunner() override;
+    Q_DISABLE_COPY_MOVE(CheckRunner)
+
+    bool busy() const { return m_busy; }
+
+    // Starts a check of `config`; false (and nothing started) while one is in flight.
+    bool start(const ReclaimConfig &config);
+
+signals:
+    void finished(const reclaim::CheckReport &report);
+
+private:
+    QThread m_thread;
+    QObject *m_worker; // lives on m_thread; deleted when it finishes
+    bool m_busy = false;
+};
+
+} // namespace reclaim
+
+Q_DECLARE_METATYPE(reclaim::CheckReport)
