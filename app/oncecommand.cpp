@@ -20,6 +20,11 @@ int runOnce(const CommandLine &cmd)
         err << "reclaim: configuration error: " << config.error().toString() << "\n";
         return exitcode::ConfigError;
     }
+    // Repeated on every run while it holds: verification off must never be forgotten.
+    const QString insecure = config->redis.tls.insecureWarning(config->redis.serverName());
+    if (!insecure.isEmpty())
+        err << "reclaim: warning: " << insecure << "\n";
+    err.flush();
     Engine engine(*config);
     RunRequest request;
     request.trigger = QStringLiteral("once");

@@ -38,8 +38,12 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
       m_pgUrl(new QLineEdit(profile.postgresUrl, this)),
       m_pgPassword(new QLineEdit(profile.postgresPassword, this)),
       m_redisUrl(new QLineEdit(profile.redisUrl, this)),
-      m_redisPassword(new QLineEdit(profile.redisPassword, this)), m_sources(new QLabel(this)),
-      m_problem(new QLabel(this)),
+      m_redisPassword(new QLineEdit(profile.redisPassword, this)),
+      m_redisTlsCa(new QLineEdit(profile.redisTlsCa, this)),
+      m_redisTlsCert(new QLineEdit(profile.redisTlsCert, this)),
+      m_redisTlsKey(new QLineEdit(profile.redisTlsKey, this)),
+      m_redisTlsServerName(new QLineEdit(profile.redisTlsServerName, this)),
+      m_sources(new QLabel(this)), m_problem(new QLabel(this)),
       m_checkButton(new QPushButton(QStringLiteral("Check connection"), this)),
       m_checkStatus(new QLabel(this)), m_checkItems(new QListWidget(this)),
       m_checkRunner(new CheckRunner(this)), m_env(env)
@@ -50,6 +54,14 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     m_pgPassword->setObjectName(QStringLiteral("postgresPassword"));
     m_redisUrl->setObjectName(QStringLiteral("redisUrl"));
     m_redisPassword->setObjectName(QStringLiteral("redisPassword"));
+    m_redisTlsCa->setObjectName(QStringLiteral("redisTlsCa"));
+    m_redisTlsCert->setObjectName(QStringLiteral("redisTlsCert"));
+    m_redisTlsKey->setObjectName(QStringLiteral("redisTlsKey"));
+    m_redisTlsServerName->setObjectName(QStringLiteral("redisTlsServerName"));
+    m_redisTlsCa->setPlaceholderText(QStringLiteral("rediss:// only; empty: the system's CAs"));
+    m_redisTlsCert->setPlaceholderText(QStringLiteral("PEM, for servers that require one"));
+    m_redisTlsKey->setPlaceholderText(QStringLiteral("its unencrypted PEM key"));
+    m_redisTlsServerName->setPlaceholderText(QStringLiteral("empty: the URL's host"));
     m_problem->setObjectName(QStringLiteral("problem"));
     m_checkButton->setObjectName(QStringLiteral("checkConnection"));
     m_checkStatus->setObjectName(QStringLiteral("checkStatus"));
@@ -81,6 +93,29 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     form->addRow(QStringLiteral("PostgreSQL password:"), m_pgPassword);
     form->addRow(QStringLiteral("Redis URL:"), m_redisUrl);
     form->addRow(QStringLiteral("Redis password:"), m_redisPassword);
+    // A file chooser beside each TLS path; the paths are remembered, the files are read at
+    // every connection.
+    const auto fileRow = [this](QLineEdit *edit, const QString &title) {
+        auto *pick = new QPushButton(QStringLiteral("Browse\u2026"), this);
+        connect(pick, &QPushButton::clicked, this, [this, edit, title] {
+            const QString path = QFileDialog::getOpenFileName(
+                this, title, edit->text(),
+                QStringLiteral("PEM (*.pem *.crt *.key);;All files (*)"));
+            if (!path.isEmpty())
+                edit->setText(path);
+        });
+        auto *row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        row->addWidget(pick);
+        return row;
+    };
+    form->addRow(QStringLiteral("Redis TLS CA file:"),
+                 fileRow(m_redisTlsCa, QStringLiteral("Redis CA certificate")));
+    form->addRow(QStringLiteral("Redis client certificate:"),
+                 fileRow(m_redisTlsCert, QStringLiteral("Redis client certificate")));
+    form->addRow(QStringLiteral("Redis client key:"),
+                 fileRow(m_redisTlsKey, QStringLiteral("Redis client key")));
+    form->addRow(QStringLiteral("Redis TLS server name:"), m_redisTlsServerName);
 
     auto *note =
         new QLabel(QStringLiteral("Passwords are never saved: the URLs are remembered without "
@@ -141,6 +176,10 @@ ConnectionProfile ConnectionDialog::profile() const
     p.redisUrl = url(m_redisUrl);
     p.postgresPassword = m_pgPassword->text();
     p.redisPassword = m_redisPassword->text();
+    p.redisTlsCa = m_redisTlsCa->text().trimmed();
+    p.redisTlsCert = m_redisTlsCert->text().trimmed();
+    p.redisTlsKey = m_redisTlsKey->text().trimmed();
+    p.redisTlsServerName = m_redisTlsServerName->text().trimmed();
     return p;
 }
 

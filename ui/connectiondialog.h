@@ -49,6 +49,10 @@ private:
     QLineEdit *m_pgPassword;
     QLineEdit *m_redisUrl;
     QLineEdit *m_redisPassword;
+    QLineEdit *m_redisTlsCa;
+    QLineEdit *m_redisTlsCert;
+    QLineEdit *m_redisTlsKey;
+    QLineEdit *m_redisTlsServerName;
     QLabel *m_sources;
     QLabel *m_problem;
     QPushButton *m_checkButton;

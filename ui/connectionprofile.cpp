@@ -46,6 +46,10 @@ ConnectionProfile ConnectionProfile::fromSettings(const Settings &settings)
     p.configPath = settings.configPath();
     p.postgresUrl = settings.postgresUrl();
     p.redisUrl = settings.redisUrl();
+    p.redisTlsCa = settings.redisTls(QStringLiteral("ca"));
+    p.redisTlsCert = settings.redisTls(QStringLiteral("cert"));
+    p.redisTlsKey = settings.redisTls(QStringLiteral("key"));
+    p.redisTlsServerName = settings.redisTls(QStringLiteral("serverName"));
     return p;
 }
 
@@ -54,6 +58,10 @@ void ConnectionProfile::save(Settings &settings) const
     settings.setConfigPath(configPath);
     settings.setPostgresUrl(postgresUrl);
     settings.setRedisUrl(redisUrl);
+    settings.setRedisTls(QStringLiteral("ca"), redisTlsCa);
+    settings.setRedisTls(QStringLiteral("cert"), redisTlsCert);
+    settings.setRedisTls(QStringLiteral("key"), redisTlsKey);
+    settings.setRedisTls(QStringLiteral("serverName"), redisTlsServerName);
     settings.sync();
 }
 
@@ -79,18 +87,45 @@ Expected<ReclaimConfig, QString> loadProfile(const ConnectionProfile &profile,
         pg->password = envPassword(env, kPgEnv, true);
         config->postgres = *pg;
     }
+    const bool tlsFieldsSet = !profile.redisTlsCa.isEmpty() || !profile.redisTlsCert.isEmpty() ||
+                              !profile.redisTlsKey.isEmpty() ||
+                              !profile.redisTlsServerName.isEmpty();
     if (!profile.redisUrl.isEmpty()) {
-        auto r = parseRedisUrl(profile.redisUrl);
+        // The profile's URL is kept without its password: the user's comes from the dialog.
+        auto r = parseRedisUrl(profile.redisUrl, RedisPassword::GivenApart);
         if (!r)
             return unexpected(QStringLiteral("The Redis URL in the profile is not valid: %1")
                                   .arg(redactSecrets(r.error())));
         r->password = envPassword(env, kRedisEnv, false);
+        if (tlsFieldsSet && !r->tls.enabled)
+            return unexpected(QStringLiteral(
+                "The profile has TLS files or a server name, but its Redis URL is not rediss://."));
+        r->tls.caFile = profile.redisTlsCa;
+        r->tls.certFile = profile.redisTlsCert;
+        r->tls.keyFile = profile.redisTlsKey;
+        r->tls.serverName = profile.redisTlsServerName;
+        if (r->tls.certFile.isEmpty() != r->tls.keyFile.isEmpty())
+            return unexpected(QStringLiteral(
+                "A Redis client certificate needs both its certificate and its key file."));
+        const auto files = loadTlsFiles(r->tls);
+        if (!files)
+            return unexpected(QStringLiteral("The Redis TLS %1 file of the profile: %2")
+                                  .arg(files.error().key, files.error().problem));
         config->redis = *r;
+    } else if (tlsFieldsSet) {
+        return unexpected(QStringLiteral("The profile has TLS files or a server name but no Redis "
+                                         "URL: set a rediss:// URL, or clear them to use the "
+                                         "configuration file's connections.redisTls."));
     }
     if (!profile.postgresPassword.isEmpty())
         config->postgres.password = profile.postgresPassword;
     if (!profile.redisPassword.isEmpty())
         config->redis.password = profile.redisPassword;
+    if (!config->redis.user.isEmpty() && config->redis.password.isEmpty())
+        return unexpected(
+            QStringLiteral("The Redis URL names user '%1' but no Redis password was typed or "
+                           "found in %2: type it (it is kept in memory only).")
+                .arg(config->redis.user, kRedisEnv));
     return *config;
 }
 

@@ -20,6 +20,12 @@ struct ConnectionProfile
     QString redisUrl;         // without password; empty: the file's URL (or RECLAIM_REDIS_URL)
     QString postgresPassword; // memory only
     QString redisPassword;    // memory only
+    // For a rediss:// profile URL (connections.redisTls of the file otherwise): file paths and
+    // the name to verify, which are no secret and are remembered.
+    QString redisTlsCa;
+    QString redisTlsCert;
+    QString redisTlsKey;
+    QString redisTlsServerName;
 
     static ConnectionProfile fromSettings(const Settings &settings);
     void save(Settings &settings) const;

@@ -58,10 +58,16 @@ void ConnectionStatus::setRedis(const LockStatus &status)
 
 void ConnectionStatus::setConfig(const ReclaimConfig &config)
 {
-    m_config->setText(QStringLiteral("Config: %1").arg(QFileInfo(config.sourcePath).fileName()));
+    const QString insecure = config.redis.tls.insecureWarning(config.redis.serverName());
+    // Verification off is in the status bar itself, not only in a tooltip.
+    m_config->setText(
+        QStringLiteral("Config: %1%2")
+            .arg(QFileInfo(config.sourcePath).fileName(),
+                 insecure.isEmpty() ? QString() : QStringLiteral(" \u26a0 TLS verification OFF")));
     m_config->setToolTip(
-        QStringLiteral("%1\nPostgreSQL %2\nRedis %3")
-            .arg(config.sourcePath, config.postgres.redacted(), config.redis.redacted()));
+        QStringLiteral("%1\nPostgreSQL %2\nRedis %3%4")
+            .arg(config.sourcePath, config.postgres.redacted(), config.redis.redacted(),
+                 insecure.isEmpty() ? QString() : QStringLiteral("\n") + insecure));
 }
 
 void ConnectionStatus::setConfigMissing(const QString &path)

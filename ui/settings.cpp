@@ -58,6 +58,16 @@ void Settings::setPostgresUrl(const QString &url)
     m_settings->setValue(kProfile + QStringLiteral("postgresUrl"), withoutPassword(url));
 }
 
+QString Settings::redisTls(const QString &key) const
+{
+    return m_settings->value(kProfile + QStringLiteral("redisTls/") + key).toString();
+}
+
+void Settings::setRedisTls(const QString &key, const QString &value)
+{
+    m_settings->setValue(kProfile + QStringLiteral("redisTls/") + key, value);
+}
+
 QString Settings::redisUrl() const
 {
     return withoutPassword(m_settings->value(kProfile + QStringLiteral("redisUrl")).toString());

@@ -27,6 +27,10 @@ public:
     void setPostgresUrl(const QString &url); // the password, if any, is dropped
     QString redisUrl() const;
     void setRedisUrl(const QString &url);
+    // The profile's rediss:// files and server name (paths and a name, no secret): "ca",
+    // "cert", "key" or "serverName".
+    QString redisTls(const QString &key) const;
+    void setRedisTls(const QString &key, const QString &value);
 
     // Seconds between automatic runs; 0 = off; nullopt = not chosen (use the config's interval).
     std::optional<int> autoRefreshSeconds() const;

@@ -141,6 +141,12 @@ void DaemonLoop::tick()
          {QStringLiteral("trigger"), QStringLiteral("daemon")},
          {QStringLiteral("policy"), policyName(m_config.run.policy)},
          {QStringLiteral("dryRun"), m_options.dryRun}});
+    // Every run, not once at start: verification off must stay visible in any log window.
+    const QString insecure = m_config.redis.tls.insecureWarning(m_config.redis.serverName());
+    if (!insecure.isEmpty())
+        log(LogLevel::Warn, insecure,
+            {{QStringLiteral("event"), QStringLiteral("tls-insecure")},
+             {QStringLiteral("runId"), runId}});
     RecoveryWorker *worker = m_recovery->worker();
     const bool dryRun = m_options.dryRun;
     const bool execute = m_inFlightExecutes;

@@ -40,6 +40,8 @@ public:
     }
 
     bool has(const QString &key) const { return m_object.contains(key); }
+    bool isEmpty() const { return m_object.isEmpty(); }
+    const QString &path() const { return m_path; }
 
     QJsonValue take(const QString &key)
     {
@@ -60,6 +62,16 @@ public:
         if (required && v.toString().isEmpty())
             throw Invalid{pathOf(key), QStringLiteral("must not be empty")};
         return v.toString();
+    }
+
+    bool boolean(const QString &key, bool fallback)
+    {
+        const QJsonValue v = take(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isBool())
+            throw Invalid{pathOf(key), QStringLiteral("must be true or false")};
+        return v.toBool();
     }
 
     qint64 integer(const QString &key, qint64 fallback, qint64 min, qint64 max)
@@ -371,6 +383,42 @@ Endpoint readEndpoint(ObjectReader &connections, const QString &key, const QStri
     return *parsed;
 }
 
+// connections.redisTls: the files and names of a rediss:// connection. Every file is read and
+// parsed now, so a missing or unreadable one is a configuration error naming its key and path
+// rather than a failed run later.
+void readRedisTls(ObjectReader r, RedisEndpoint &redis, const QString &urlKey)
+{
+    const bool given = !r.isEmpty();
+    redis.tls.caFile = r.string(QStringLiteral("ca"), {});
+    redis.tls.certFile = r.string(QStringLiteral("cert"), {});
+    redis.tls.keyFile = r.string(QStringLiteral("key"), {});
+    redis.tls.serverName = r.string(QStringLiteral("serverName"), {});
+    redis.tls.insecure = r.boolean(QStringLiteral("insecure"), false);
+    r.rejectUnknownKeys();
+    if (given && !redis.tls.enabled)
+        throw Invalid{r.path(),
+                      QStringLiteral("is set, but %1 is not a rediss:// URL: the connection "
+                                     "would not use TLS")
+                          .arg(urlKey)};
+    if (redis.tls.certFile.isEmpty() != redis.tls.keyFile.isEmpty()) {
+        const QString missing =
+            redis.tls.certFile.isEmpty() ? QStringLiteral("cert") : QStringLiteral("key");
+        throw Invalid{
+            r.pathOf(missing),
+            QStringLiteral("is required with %1: a client certificate needs both")
+                .arg(r.pathOf(missing == QLatin1String("cert") ? QStringLiteral("key")
+                                                               : QStringLiteral("cert")))};
+    }
+    if (redis.tls.insecure && !redis.tls.caFile.isEmpty())
+        throw Invalid{r.pathOf(QStringLiteral("insecure")),
+                      QStringLiteral("true turns off the verification %1 is for: give one of "
+                                     "the two")
+                          .arg(r.pathOf(QStringLiteral("ca")))};
+    const auto files = loadTlsFiles(redis.tls);
+    if (!files)
+        throw Invalid{r.pathOf(files.error().key), files.error().problem};
+}
+
 } // namespace
 
 Expected<ReclaimConfig, ConfigError> ConfigLoader::loadFile(const QString &path,
@@ -411,9 +459,13 @@ Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &js
         config.postgres =
             readEndpoint<PostgresEndpoint>(connections, QStringLiteral("postgresUrl"),
                                            QStringLiteral("RECLAIM_PG_URL"), env, parsePostgresUrl);
-        config.redis =
-            readEndpoint<RedisEndpoint>(connections, QStringLiteral("redisUrl"),
-                                        QStringLiteral("RECLAIM_REDIS_URL"), env, parseRedisUrl);
+        config.redis = readEndpoint<RedisEndpoint>(
+            connections, QStringLiteral("redisUrl"), QStringLiteral("RECLAIM_REDIS_URL"), env,
+            [](const QString &url) { return parseRedisUrl(url); });
+        readRedisTls(connections.object(QStringLiteral("redisTls")), config.redis,
+                     env.value(QStringLiteral("RECLAIM_REDIS_URL")).isEmpty()
+                         ? connections.pathOf(QStringLiteral("redisUrl"))
+                         : QStringLiteral("$RECLAIM_REDIS_URL"));
         connections.rejectUnknownKeys();
         config.run = readRun(root.object(QStringLiteral("run")));
 

@@ -39,6 +39,16 @@ QString PostgresEndpoint::redacted() const
                        QLatin1Char('/') + database);
 }
 
+QString RedisEndpoint::serverName() const
+{
+    if (isSocket())
+        return QStringLiteral("unix socket %1").arg(socketPath);
+    const QString hostPort = host.contains(QLatin1Char(':'))
+                                 ? QStringLiteral("[%1]:%2").arg(host).arg(port)
+                                 : QStringLiteral("%1:%2").arg(host).arg(port);
+    return tls.enabled ? hostPort + QStringLiteral(" (TLS)") : hostPort;
+}
+
 QString RedisEndpoint::redacted() const
 {
     if (sentinel) {
@@ -50,14 +60,22 @@ QString RedisEndpoint::redacted() const
         return QStringLiteral("redis+sentinel://%1%2/%3")
             .arg(auth, sentinel->describe(), QString::number(database));
     }
-    return redactedUrl(QStringLiteral("redis"), user, !password.isEmpty(), host, port,
-                       QStringLiteral("/%1").arg(database));
+    if (isSocket()) {
+        QString auth;
+        if (!user.isEmpty() || !password.isEmpty())
+            auth =
+                user + (password.isEmpty() ? QString() : QStringLiteral(":***")) + QLatin1Char('@');
+        return QStringLiteral("unix://%1%2?db=%3").arg(auth, socketPath).arg(database);
+    }
+    return redactedUrl(tls.enabled ? QStringLiteral("rediss") : QStringLiteral("redis"), user,
+                       !password.isEmpty(), host, port, QStringLiteral("/%1").arg(database));
 }
 
 namespace {
 
 const QLatin1String kPostgresForm("postgresql://user[:password]@host[:port]/database");
-const QLatin1String kRedisForm("redis://[[user]:password@]host[:port][/database]");
+const QLatin1String kRedisForm("redis[s]://[[user]:password@]host[:port][/database] or "
+                               "unix://[[user]:password@]/path/redis.sock[?db=N]");
 
 // The scheme, or why there is none. Only [a-z0-9+.-] before "://" is taken as a scheme, so
 // the name it returns can be quoted without quoting anything secret.
@@ -190,21 +208,93 @@ Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &text)
     return e;
 }
 
-Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text)
+namespace {
+
+// An ACL user with no password would make hiredis skip AUTH and run as the default user:
+// refused, so a forgotten password is a configuration error rather than other rights.
+Expected<bool, QString> requirePasswordForUser(const QString &user, const QString &password)
+{
+    if (!user.isEmpty() && password.isEmpty())
+        return unexpected(
+            QStringLiteral(
+                "user '%1' has no password: give user:password@ (percent-encoded), or drop the "
+                "user name to connect as the default user")
+                .arg(user));
+    return true;
+}
+
+Expected<int, QString> parseDatabase(const QString &text)
+{
+    if (text.isEmpty())
+        return 0;
+    static const QRegularExpression digits(QStringLiteral("^[0-9]{1,5}$"));
+    if (!digits.match(text).hasMatch())
+        return unexpected(QStringLiteral("database '%1' is not a number").arg(text));
+    return text.toInt();
+}
+
+// unix://[user[:password]@]/path/redis.sock[?db=N]: the authority is empty but for the
+// credentials, and the path is the socket. Parsed by hand: QUrl wants a host after an '@'.
+Expected<RedisEndpoint, QString> parseUnixUrl(const QString &text, RedisPassword password)
+{
+    const QString rest = text.mid(QStringLiteral("unix://").size());
+    const qsizetype slash = rest.indexOf(QLatin1Char('/'));
+    if (slash < 0)
+        return unexpected(QStringLiteral("no socket path (expected unix:///path/redis.sock)"));
+    const QString authority = rest.left(slash);
+    if (rest.indexOf(QLatin1Char('@'), slash) >= 0)
+        return unexpected(QStringLiteral(
+            "cannot tell where the user name and password end: percent-encode '/', '?', '#' "
+            "and '@' in them (%2F, %3F, %23, %40)"));
+    RedisEndpoint e;
+    if (!authority.isEmpty()) {
+        if (!authority.endsWith(QLatin1Char('@')))
+            return unexpected(QStringLiteral(
+                "unix:// takes no host: write unix:///path/redis.sock (three slashes)"));
+        const QString userinfo = authority.chopped(1);
+        const qsizetype colon = userinfo.indexOf(QLatin1Char(':'));
+        e.user =
+            QUrl::fromPercentEncoding(userinfo.left(colon < 0 ? userinfo.size() : colon).toUtf8());
+        if (colon >= 0)
+            e.password = QUrl::fromPercentEncoding(userinfo.mid(colon + 1).toUtf8());
+    }
+    QString pathAndQuery = rest.mid(slash);
+    const qsizetype question = pathAndQuery.indexOf(QLatin1Char('?'));
+    const QString query = question < 0 ? QString() : pathAndQuery.mid(question + 1);
+    e.socketPath = QUrl::fromPercentEncoding(
+        (question < 0 ? pathAndQuery : pathAndQuery.left(question)).toUtf8());
+    if (e.socketPath.size() < 2)
+        return unexpected(QStringLiteral("no socket path (expected unix:///path/redis.sock)"));
+    for (const auto &[key, value] : QUrlQuery(query).queryItems(QUrl::FullyDecoded)) {
+        if (key != QLatin1String("db"))
+            return unexpected(QStringLiteral("unknown option '%1' (only db=N)").arg(key));
+        const auto db = parseDatabase(value);
+        if (!db)
+            return unexpected(db.error());
+        e.database = *db;
+    }
+    if (password == RedisPassword::InUrl) {
+        const auto ok = requirePasswordForUser(e.user, e.password);
+        if (!ok)
+            return unexpected(ok.error());
+    }
+    return e;
+}
+
+} // namespace
+
+Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text, RedisPassword password)
 {
     const auto scheme = schemeOf(text, kRedisForm);
     if (!scheme)
         return unexpected(scheme.error());
-    // Schemes other Redis clients accept, named as what they are: not supported yet.
-    if (*scheme == QLatin1String("rediss"))
-        return unexpected(
-            QStringLiteral("rediss:// (Redis over TLS) is not supported yet; use redis://"));
+    // Sentinel and Unix sockets have parsers of their own; rediss:// is redis:// with TLS.
     if (*scheme == QLatin1String("redis+sentinel"))
         return parseSentinelUrl(text);
     if (*scheme == QLatin1String("unix"))
-        return unexpected(QStringLiteral("unix:// (a Unix socket) is not supported yet; use "
-                                         "redis://host:port"));
-    if (*scheme != QLatin1String("redis"))
+        return parseUnixUrl(text, password);
+    const bool tls = *scheme == QLatin1String("rediss");
+    if (*scheme != QLatin1String("redis") && !tls)
         return unexpected(
             QStringLiteral("unknown scheme \"%1\" (expected %2)").arg(*scheme, kRedisForm));
     const auto port = checkHostAndPort(text, scheme->size());
@@ -219,12 +309,15 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text)
     e.port = port->value_or(6379);
     e.user = url.userName(QUrl::FullyDecoded);
     e.password = url.password(QUrl::FullyDecoded);
-    const QString path = url.path().mid(1);
-    if (!path.isEmpty()) {
-        bool ok = false;
-        e.database = path.toInt(&ok);
-        if (!ok || e.database < 0)
-            return unexpected(QStringLiteral("database '%1' is not a number").arg(path));
+    e.tls.enabled = tls;
+    const auto db = parseDatabase(url.path().mid(1));
+    if (!db)
+        return unexpected(db.error());
+    e.database = *db;
+    if (password == RedisPassword::InUrl) {
+        const auto ok = requirePasswordForUser(e.user, e.password);
+        if (!ok)
+            return unexpected(ok.error());
     }
     return e;
 }

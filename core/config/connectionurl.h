@@ -1,6 +1,7 @@
 // Parsed postgresql:// and redis:// URLs, with a redacted form that is the only one ever logged.
 #pragma once
 
+#include "config/redistls.h"
 #include "config/sentinelspec.h"
 #include "util/expected.h"
 
@@ -29,18 +30,32 @@ struct RedisEndpoint
 {
     QString host;
     int port = 6379;
-    QString user;
+    QString user; // an ACL user; empty: the default user (AUTH with the password alone)
     QString password;
     int database = 0;
+    QString socketPath; // unix:///path: a Unix socket instead of host and port
+    RedisTls tls;       // rediss://; the files come from connections.redisTls
     // Set for redis+sentinel://: host and port are then the master the sentinels name, asked
     // anew on every connection (redis/masterlocator.h).
     std::optional<SentinelSpec> sentinel;
 
+    bool isSocket() const { return !socketPath.isEmpty(); }
+    // The server as logs and errors name it: "host:port", "host:port (TLS)" or "unix socket /p".
+    QString serverName() const;
     QString redacted() const;
 };
 
 Expected<PostgresEndpoint, QString> parsePostgresUrl(const QString &url);
-Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url);
+// Whether a URL that names an ACL user must carry its password: a configuration's must (else
+// the connection would silently be the default user's); the console's profile keeps its URL
+// without the password, which the operator types apart, and checks the pair itself.
+enum class RedisPassword
+{
+    InUrl,
+    GivenApart
+};
+Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url,
+                                               RedisPassword password = RedisPassword::InUrl);
 
 // Replaces the password of any URL-looking userinfo in text with "***".
 QString redactSecrets(QString text);

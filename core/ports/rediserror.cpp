@@ -25,6 +25,12 @@ QString RedisError::kindName(Kind kind)
         return QStringLiteral("moving");
     case Kind::Layout:
         return QStringLiteral("layout");
+    case Kind::Tls:
+        return QStringLiteral("tls");
+    case Kind::Auth:
+        return QStringLiteral("auth");
+    case Kind::NoPermission:
+        return QStringLiteral("no-permission");
     }
     return QStringLiteral("unknown");
 }

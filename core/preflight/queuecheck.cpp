@@ -1,6 +1,7 @@
 #include "preflight/queuecheck.h"
 
 #include "bullmq/bullmqkeys.h"
+#include "bullmq/bullmqlayout.h"
 #include "preflight/commandneeds.h"
 
 #include <QRegularExpression>
@@ -125,15 +126,22 @@ void checkOne(const QString &prefix, const QString &queue, RedisConnection &conn
         report.add(ids.at(1), CheckStatus::Warn,
                    QStringLiteral("no meta key, so no layout version to check"),
                    QStringLiteral("run the check again once the application has used the queue"));
-    } else if (const auto major = bullmqMajor(version); major && isKnownBullmqMajor(*major)) {
+    } else if (const BullmqLayout layout = BullmqLayout::fromMetaVersion(version);
+               layout.writable()) {
         report.add(ids.at(1), CheckStatus::Pass,
-                   QStringLiteral("layout version %1 (BullMQ %2, known)").arg(version).arg(*major));
+                   QStringLiteral("layout version %1 (BullMQ %2.x, read and written)")
+                       .arg(version, layout.familyTag()));
+    } else if (layout.readable()) {
+        report.add(ids.at(1), CheckStatus::Warn,
+                   QStringLiteral("%1: its jobs are read, but requeues into it are refused")
+                       .arg(layout.refusal(name)),
+                   QStringLiteral("let the application open the queue with its BullMQ Queue once "
+                                  "(that stamps the version), then check again"));
     } else {
         report.add(ids.at(1), CheckStatus::Fail,
-                   QStringLiteral("layout version '%1' is not one Reclaim knows (BullMQ 4, 5, 6): "
-                                  "its lookups cannot be trusted on this queue, so its candidates "
-                                  "must be taken as UNKNOWN")
-                       .arg(version.isEmpty() ? QStringLiteral("(none)") : version),
+                   QStringLiteral("%1: a run takes this queue's candidates as UNKNOWN and writes "
+                                  "nothing to it")
+                       .arg(layout.refusal(name)),
                    QStringLiteral("run a BullMQ 4-6 application on this queue, or leave the queue "
                                   "out of the configuration until Reclaim supports its layout"));
     }
@@ -180,20 +188,6 @@ QStringList queueCheckIds(const QString &prefix, const QString &queue)
 {
     return {id(prefix, queue, "exists"), id(prefix, queue, "version"), id(prefix, queue, "paused"),
             id(prefix, queue, "jobs"), id(prefix, queue, "worker")};
-}
-
-std::optional<int> bullmqMajor(const QString &version)
-{
-    static const QRegularExpression re(QStringLiteral("^bullmq:(\\d+)\\.\\d+"));
-    const auto m = re.match(version);
-    if (!m.hasMatch())
-        return std::nullopt;
-    return m.captured(1).toInt();
-}
-
-bool isKnownBullmqMajor(int major)
-{
-    return major >= 4 && major <= 6;
 }
 
 void checkQueues(const ReclaimConfig &config, RedisConnection *conn, CheckReport &report)

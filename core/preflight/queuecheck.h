@@ -15,11 +15,4 @@ QStringList queueCheckIds(const QString &prefix, const QString &queue);
 // queue item fails "could not check".
 void checkQueues(const ReclaimConfig &config, RedisConnection *conn, CheckReport &report);
 
-// The BullMQ major version of a meta hash's `version` field ("bullmq:6.7.0" -> 6); nullopt for
-// a text that is not one.
-std::optional<int> bullmqMajor(const QString &version);
-
-// Whether Reclaim's scripts know the layout of this BullMQ major version.
-bool isKnownBullmqMajor(int major);
-
 } // namespace reclaim

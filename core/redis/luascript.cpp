@@ -18,12 +18,23 @@ RedisCommand LuaScript::evalsha(const QList<QByteArray> &keys, const QList<QByte
     return cmd;
 }
 
+// "may not run EVALSHA" says which command; the script's name says which step of a run.
+void LuaScript::nameScriptInRefusals(QList<RedisResult> &results) const
+{
+    for (RedisResult &r : results)
+        if (!r && r.error().kind == RedisError::Kind::NoPermission)
+            r = unexpected(RedisError{
+                r.error().kind,
+                QStringLiteral("%1 (script %2)").arg(r.error().message, QLatin1String(m_name))});
+}
+
 Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisConnection &conn,
                                                         const QList<RedisCommand> &commands) const
 {
     auto results = conn.pipeline(commands);
     if (!results)
         return results;
+    nameScriptInRefusals(*results);
     QList<qsizetype> missing;
     for (qsizetype i = 0; i < results->size(); ++i)
         if (!results->at(i) && results->at(i).error().kind == RedisError::Kind::NoScript)
@@ -42,6 +53,7 @@ Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisConnection &conn,
     auto again = conn.pipeline(retry);
     if (!again)
         return again;
+    nameScriptInRefusals(*again);
     for (qsizetype j = 0; j < missing.size(); ++j)
         (*results)[missing.at(j)] = again->at(j);
     return results;

@@ -26,6 +26,8 @@ public:
                        const QList<QByteArray> &args) const;
 
 private:
+    void nameScriptInRefusals(QList<RedisResult> &results) const;
+
     const char *m_name;
     QByteArray m_source;
     QByteArray m_sha;

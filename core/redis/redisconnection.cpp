@@ -1,5 +1,7 @@
 #include "redis/redisconnection.h"
 
+#include "redis/tlsstream.h"
+
 #include <cerrno>
 #include <hiredis/hiredis.h>
 
@@ -29,19 +31,34 @@ void RedisConnection::ContextDeleter::operator()(redisContext *c) const
 }
 
 RedisConnection::RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx,
-                                 QString endpointName)
-    : m_ctx(std::move(ctx)), m_endpointName(std::move(endpointName))
+                                 std::unique_ptr<TlsStream> tls, QString endpointName, QString user)
+    : m_ctx(std::move(ctx)), m_tls(std::move(tls)), m_endpointName(std::move(endpointName)),
+      m_user(std::move(user))
 {}
 
+RedisConnection::RedisConnection(RedisConnection &&) noexcept = default;
+RedisConnection &RedisConnection::operator=(RedisConnection &&) noexcept = default;
 RedisConnection::~RedisConnection() = default;
 
 Expected<RedisConnection, RedisError> RedisConnection::open(const RedisEndpoint &endpoint,
                                                             std::chrono::milliseconds timeout)
 {
-    const QString name = QStringLiteral("%1:%2").arg(endpoint.host).arg(endpoint.port);
-    const QByteArray host = endpoint.host.toUtf8();
+    const QString name = endpoint.serverName();
+    if (endpoint.tls.enabled) {
+        auto stream = TlsStream::open(endpoint, timeout);
+        if (!stream)
+            return unexpected(stream.error());
+        RedisConnection conn(nullptr, std::move(*stream), name, endpoint.user);
+        auto ready = conn.authenticate(endpoint);
+        if (!ready)
+            return unexpected(ready.error());
+        return conn;
+    }
     std::unique_ptr<redisContext, ContextDeleter> ctx(
-        redisConnectWithTimeout(host.constData(), endpoint.port, toTimeval(timeout)));
+        endpoint.isSocket() ? redisConnectUnixWithTimeout(
+                                  endpoint.socketPath.toLocal8Bit().constData(), toTimeval(timeout))
+                            : redisConnectWithTimeout(endpoint.host.toUtf8().constData(),
+                                                      endpoint.port, toTimeval(timeout)));
     if (!ctx)
         return unexpected(
             RedisError{RedisError::Kind::Connect,
@@ -58,27 +75,69 @@ Expected<RedisConnection, RedisError> RedisConnection::open(const RedisEndpoint 
         return unexpected(RedisError{RedisError::Kind::Connect,
                                      QStringLiteral("cannot set a timeout on %1").arg(name)});
 
-    RedisConnection conn(std::move(ctx), name);
+    RedisConnection conn(std::move(ctx), nullptr, name, endpoint.user);
+    auto ready = conn.authenticate(endpoint);
+    if (!ready)
+        return unexpected(ready.error());
+    return conn;
+}
+
+// AUTH and SELECT, and for TLS a first round trip in any case: a server that requires a client
+// certificate accepts the handshake (TLS 1.3 finishes it first) and ends the session at the
+// first read, which must be a TLS error at connect, not an I/O error at the first lookup.
+Expected<bool, RedisError> RedisConnection::authenticate(const RedisEndpoint &endpoint)
+{
+    const auto asTls = [&](const RedisError &e) {
+        if (!m_tls || (e.kind != RedisError::Kind::Io && e.kind != RedisError::Kind::Tls))
+            return e;
+        const QString hint =
+            endpoint.tls.certFile.isEmpty()
+                ? QStringLiteral(" (a server that requires a client certificate does this when "
+                                 "none is given: set connections.redisTls.cert and key)")
+                : QStringLiteral(" (is the client certificate signed by a CA the server "
+                                 "trusts?)");
+        return RedisError{RedisError::Kind::Tls,
+                          QStringLiteral("the TLS session with %1 ended at its first command "
+                                         "(%2)%3")
+                              .arg(m_endpointName, e.message, hint)};
+    };
     if (!endpoint.password.isEmpty()) {
         RedisCommand auth{QByteArrayLiteral("AUTH")};
         if (!endpoint.user.isEmpty())
             auth << endpoint.user.toUtf8();
         auth << endpoint.password.toUtf8();
-        auto r = conn.command(auth);
-        if (!r) // the message is the server's, which never echoes the password
-            return unexpected(RedisError{
-                RedisError::Kind::Connect,
-                QStringLiteral("authentication to %1 failed: %2").arg(name, r.error().message)});
+        auto r = command(auth);
+        if (!r) {
+            const RedisError e = asTls(r.error());
+            if (e.kind != r.error().kind)
+                return unexpected(e);
+            const bool refused = e.kind == RedisError::Kind::Server ||
+                                 e.kind == RedisError::Kind::Auth ||
+                                 e.kind == RedisError::Kind::NoPermission;
+            // The message is the server's, which never echoes the password.
+            const QString who = endpoint.user.isEmpty()
+                                    ? QStringLiteral("the default user")
+                                    : QStringLiteral("user '%1'").arg(endpoint.user);
+            return unexpected(RedisError{refused ? RedisError::Kind::Auth : e.kind,
+                                         QStringLiteral("authentication to %1 as %2 failed: %3")
+                                             .arg(m_endpointName, who, e.message)});
+        }
+    } else if (m_tls) {
+        auto r = command({QByteArrayLiteral("PING")});
+        if (!r)
+            return unexpected(asTls(r.error()));
     }
     if (endpoint.database != 0) {
-        auto r = conn.command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.database)});
+        auto r = command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.database)});
         if (!r)
-            return unexpected(RedisError{RedisError::Kind::Connect,
+            return unexpected(RedisError{r.error().kind == RedisError::Kind::Server
+                                             ? RedisError::Kind::Connect
+                                             : r.error().kind,
                                          QStringLiteral("cannot select database %1 on %2: %3")
                                              .arg(endpoint.database)
-                                             .arg(name, r.error().message)});
+                                             .arg(m_endpointName, r.error().message)});
     }
-    return conn;
+    return true;
 }
 
 RedisError RedisConnection::takeContextError()
@@ -99,13 +158,28 @@ RedisError RedisConnection::takeContextError()
     return {kind, QStringLiteral("%1: %2").arg(m_endpointName, text)};
 }
 
-RedisResult RedisConnection::fromValue(RedisValue value)
+RedisResult RedisConnection::fromValue(RedisValue value, const QByteArray &command) const
 {
     if (!value.isError())
         return value;
     const QString text = QString::fromUtf8(value.string);
     if (text.startsWith(QLatin1String("NOSCRIPT")))
         return unexpected(RedisError{RedisError::Kind::NoScript, text});
+    if (text.startsWith(QLatin1String("NOAUTH")) || text.startsWith(QLatin1String("WRONGPASS")))
+        return unexpected(
+            RedisError{RedisError::Kind::Auth,
+                       command.compare("AUTH", Qt::CaseInsensitive) == 0
+                           ? text
+                           : QStringLiteral("%1 refused %2: %3")
+                                 .arg(m_endpointName, QString::fromUtf8(command.toUpper()), text)});
+    // A script's redis.call that the ACL refuses fails the script with the same NOPERM text.
+    if (text.startsWith(QLatin1String("NOPERM")) || text.contains(QLatin1String(" NOPERM ")))
+        return unexpected(
+            RedisError{RedisError::Kind::NoPermission,
+                       QStringLiteral("%1 may not run %2 on %3: %4")
+                           .arg(m_user.isEmpty() ? QStringLiteral("the default user")
+                                                 : QStringLiteral("user '%1'").arg(m_user),
+                                QString::fromUtf8(command.toUpper()), m_endpointName, text)});
     return unexpected(RedisError{RedisError::Kind::Server, text});
 }
 
@@ -135,7 +209,7 @@ RedisError RedisConnection::discarded() const
 
 Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> &commands)
 {
-    if (m_broken || !m_ctx)
+    if (m_broken || (!m_ctx && !m_tls))
         return unexpected(discarded());
     // The whole batch encoded once, in the same RESP bytes redisAppendCommandArgv would write:
     // hiredis' formatter costs more per lookup than everything else on this side.
@@ -159,37 +233,59 @@ Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> 
             wire += "\r\n";
         }
     }
-    if (redisAppendFormattedCommand(m_ctx.get(), wire.constData(),
-                                    static_cast<size_t>(wire.size())) != REDIS_OK)
-        return unexpected(takeContextError());
-    // Written now, not at the next read: the server starts on this batch while the caller
-    // still reads the replies of an earlier one.
-    int done = 0;
-    while (!done)
-        if (redisBufferWrite(m_ctx.get(), &done) != REDIS_OK)
+    if (m_tls) {
+        auto written = m_tls->write(wire);
+        if (!written) {
+            m_broken = true;
+            return unexpected(written.error());
+        }
+    } else {
+        if (redisAppendFormattedCommand(m_ctx.get(), wire.constData(),
+                                        static_cast<size_t>(wire.size())) != REDIS_OK)
             return unexpected(takeContextError());
+        // Written now, not at the next read: the server starts on this batch while the caller
+        // still reads the replies of an earlier one.
+        int done = 0;
+        while (!done)
+            if (redisBufferWrite(m_ctx.get(), &done) != REDIS_OK)
+                return unexpected(takeContextError());
+    }
     ++m_roundTrips;
-    m_unanswered += commands.size();
+    for (const RedisCommand &cmd : commands)
+        m_unanswered.push_back(cmd.isEmpty() ? QByteArray() : cmd.first());
     return commands.size();
 }
 
 Expected<QList<RedisResult>, RedisError> RedisConnection::receive(qsizetype count)
 {
-    if (m_broken || !m_ctx)
+    if (m_broken || (!m_ctx && !m_tls))
         return unexpected(discarded());
-    if (count > m_unanswered)
+    const auto outstanding = static_cast<qsizetype>(m_unanswered.size());
+    if (count > outstanding)
         return unexpected(RedisError{
             RedisError::Kind::Protocol,
-            QStringLiteral("asked for %1 replies, %2 outstanding").arg(count).arg(m_unanswered)});
+            QStringLiteral("asked for %1 replies, %2 outstanding").arg(count).arg(outstanding)});
     QList<RedisResult> results;
     results.reserve(count);
     for (qsizetype i = 0; i < count; ++i) {
-        void *raw = nullptr;
-        if (redisGetReply(m_ctx.get(), &raw) != REDIS_OK)
-            return unexpected(takeContextError());
-        --m_unanswered;
-        ReplyPtr reply(raw);
-        results.append(fromValue(RedisValue::fromReply(static_cast<redisReply *>(raw))));
+        RedisValue value;
+        if (m_tls) {
+            auto read = m_tls->readReply();
+            if (!read) {
+                m_broken = true;
+                return unexpected(read.error());
+            }
+            value = std::move(*read);
+        } else {
+            void *raw = nullptr;
+            if (redisGetReply(m_ctx.get(), &raw) != REDIS_OK)
+                return unexpected(takeContextError());
+            ReplyPtr reply(raw);
+            value = RedisValue::fromReply(static_cast<redisReply *>(raw));
+        }
+        const QByteArray name = std::move(m_unanswered.front());
+        m_unanswered.pop_front();
+        results.append(fromValue(std::move(value), name));
     }
     return results;
 }

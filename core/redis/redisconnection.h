@@ -1,4 +1,5 @@
-// A move-only hiredis connection with timeouts on connect and on every command, and pipelining.
+// A move-only Redis connection with timeouts on connect and on every command, and pipelining:
+// over hiredis' own socket for TCP and Unix sockets, over a TlsStream (QSslSocket) for rediss://.
 #pragma once
 
 #include "config/connectionurl.h"
@@ -9,11 +10,14 @@
 #include <QByteArray>
 #include <QList>
 #include <chrono>
+#include <deque>
 #include <memory>
 
 struct redisContext;
 
 namespace reclaim {
+
+class TlsStream;
 
 using RedisCommand = QList<QByteArray>;
 using RedisResult = Expected<RedisValue, RedisError>;
@@ -21,12 +25,14 @@ using RedisResult = Expected<RedisValue, RedisError>;
 class RedisConnection final
 {
 public:
-    // Connects, authenticates and selects the database, all within `timeout`.
+    // Connects (TCP, Unix socket or TLS), authenticates and selects the database, all within
+    // `timeout`. A TLS connection also confirms its session with a first round trip, so a
+    // server that refuses it (no client certificate) fails here, as a Tls error.
     static Expected<RedisConnection, RedisError> open(const RedisEndpoint &endpoint,
                                                       std::chrono::milliseconds timeout);
 
-    RedisConnection(RedisConnection &&) noexcept = default;
-    RedisConnection &operator=(RedisConnection &&) noexcept = default;
+    RedisConnection(RedisConnection &&) noexcept;
+    RedisConnection &operator=(RedisConnection &&) noexcept;
     ~RedisConnection();
 
     // One command, one round trip. A server error reply is returned as RedisError::Server.
@@ -53,16 +59,20 @@ private:
         void operator()(redisContext *c) const;
     };
 
-    RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx, QString endpointName);
+    RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx,
+                    std::unique_ptr<TlsStream> tls, QString endpointName, QString user);
+    Expected<bool, RedisError> authenticate(const RedisEndpoint &endpoint);
     RedisError takeContextError();
     RedisError discarded() const;
-    static RedisResult fromValue(RedisValue value);
+    RedisResult fromValue(RedisValue value, const QByteArray &command) const;
 
-    std::unique_ptr<redisContext, ContextDeleter> m_ctx;
+    std::unique_ptr<redisContext, ContextDeleter> m_ctx; // TCP and Unix sockets
+    std::unique_ptr<TlsStream> m_tls;                    // rediss://
     QString m_endpointName;
+    QString m_user; // named in a NOPERM error; never the password
     bool m_broken = false;
     qint64 m_roundTrips = 0;
-    qsizetype m_unanswered = 0; // commands sent whose replies were not read yet
+    std::deque<QByteArray> m_unanswered; // names of the commands whose replies were not read yet
 };
 
 } // namespace reclaim

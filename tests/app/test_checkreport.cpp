@@ -159,29 +159,6 @@ private slots:
         QCOMPARE(hasHashTag(prefix), tagged);
     }
 
-    void bullmqVersions_data()
-    {
-        QTest::addColumn<QString>("version");
-        QTest::addColumn<int>("major"); // -1: not a version
-        QTest::addColumn<bool>("known");
-        QTest::newRow("6") << QStringLiteral("bullmq:6.7.0") << 6 << true;
-        QTest::newRow("5") << QStringLiteral("bullmq:5.1.2") << 5 << true;
-        QTest::newRow("4") << QStringLiteral("bullmq:4.0.0") << 4 << true;
-        QTest::newRow("3") << QStringLiteral("bullmq:3.15.0") << 3 << false;
-        QTest::newRow("99") << QStringLiteral("bullmq:99.0.0") << 99 << false;
-        QTest::newRow("other") << QStringLiteral("bull:3.0.0") << -1 << false;
-        QTest::newRow("none") << QStringLiteral("") << -1 << false;
-    }
-    void bullmqVersions()
-    {
-        QFETCH(QString, version);
-        QFETCH(int, major);
-        QFETCH(bool, known);
-        const auto m = bullmqMajor(version);
-        QCOMPARE(m.value_or(-1), major);
-        QCOMPARE(m && isKnownBullmqMajor(*m), known);
-    }
-
     void redisInfoAndVersion()
     {
         const auto info = parseInfo("# Server\r\nredis_version:7.0.15\r\n"

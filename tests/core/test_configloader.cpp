@@ -1,6 +1,7 @@
 // The configuration loader: the sample loads; every class of bad input is refused with a
 // message naming the key path; passwords never appear in messages.
 #include "config/configloader.h"
+#include "support/testcerts.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -184,10 +185,14 @@ private slots:
             << "connections.postgresUrl"
             << QJsonValue(QStringLiteral("postgresql://app:hunter2@db:70000/app")) << false
             << "test.json: connections.postgresUrl: port 70000 is out of range (1 to 65535)";
-        QTest::newRow("redis over unix socket")
-            << "connections.redisUrl" << QJsonValue(QStringLiteral("unix:///run/redis.sock"))
-            << false
-            << "test.json: connections.redisUrl: unix:// (a Unix socket) is not supported yet";
+        // Without its password an ACL user would silently be the default user.
+        QTest::newRow("redis acl user without a password")
+            << "connections.redisUrl" << QJsonValue(QStringLiteral("redis://reclaim@cache:6379/0"))
+            << false << "test.json: connections.redisUrl: user 'reclaim' has no password";
+        QTest::newRow("redis unix socket with a host")
+            << "connections.redisUrl"
+            << QJsonValue(QStringLiteral("unix://:hunter2@cache/run/redis.sock")) << false
+            << "test.json: connections.redisUrl: unix:// takes no host";
         QTest::newRow("unknown time zone")
             << "run.timeZone" << QJsonValue(QStringLiteral("Mars/Olympus_Mons")) << false
             << "test.json: run.timeZone: 'Mars/Olympus_Mons' is not a known time zone";
@@ -324,11 +329,120 @@ private slots:
         QVERIFY(!bad.error().toString().contains(QStringLiteral("hunter2")));
     }
 
+    // connections.redisTls: every file is read at load, and every problem names its key.
+    void redisTls_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QJsonObject>("tls");  // "$DIR" stands for the certificates' directory
+        QTest::addColumn<QString>("expected"); // empty: loads
+        const QString url = QStringLiteral("rediss://reclaim:hunter2@127.0.0.1:6380/0");
+        QTest::newRow("ca, client certificate, server name")
+            << url
+            << QJsonObject{{QStringLiteral("ca"), QStringLiteral("$DIR/ca.pem")},
+                           {QStringLiteral("cert"), QStringLiteral("$DIR/client.pem")},
+                           {QStringLiteral("key"), QStringLiteral("$DIR/client.key")},
+                           {QStringLiteral("serverName"), QStringLiteral("localhost")}}
+            << QString();
+        QTest::newRow("system CAs") << url << QJsonObject() << QString();
+        QTest::newRow("insecure") << url << QJsonObject{{QStringLiteral("insecure"), true}}
+                                  << QString();
+        QTest::newRow("tls settings for a plain url")
+            << QStringLiteral("redis://:hunter2@127.0.0.1:6379/0")
+            << QJsonObject{{QStringLiteral("ca"), QStringLiteral("$DIR/ca.pem")}}
+            << "test.json: connections.redisTls: is set, but connections.redisUrl is not a "
+               "rediss:// URL";
+        QTest::newRow("certificate without its key")
+            << url << QJsonObject{{QStringLiteral("cert"), QStringLiteral("$DIR/client.pem")}}
+            << "test.json: connections.redisTls.key: is required with connections.redisTls.cert";
+        QTest::newRow("key without its certificate")
+            << url << QJsonObject{{QStringLiteral("key"), QStringLiteral("$DIR/client.key")}}
+            << "test.json: connections.redisTls.cert: is required with connections.redisTls.key";
+        QTest::newRow("missing ca file")
+            << url << QJsonObject{{QStringLiteral("ca"), QStringLiteral("$DIR/nope.pem")}}
+            << "test.json: connections.redisTls.ca: no such file: $DIR/nope.pem";
+        QTest::newRow("ca file is not PEM")
+            << url << QJsonObject{{QStringLiteral("ca"), QStringLiteral("$DIR/ca.cnf")}}
+            << "test.json: connections.redisTls.ca: $DIR/ca.cnf holds no PEM certificate";
+        QTest::newRow("ca is a directory")
+            << url << QJsonObject{{QStringLiteral("ca"), QStringLiteral("$DIR/cadb")}}
+            << "test.json: connections.redisTls.ca: cannot read $DIR/cadb";
+        QTest::newRow("key file holds a certificate")
+            << url
+            << QJsonObject{{QStringLiteral("cert"), QStringLiteral("$DIR/client.pem")},
+                           {QStringLiteral("key"), QStringLiteral("$DIR/client.pem")}}
+            << "test.json: connections.redisTls.key: $DIR/client.pem holds no unencrypted PEM "
+               "private key";
+        QTest::newRow("missing key file")
+            << url
+            << QJsonObject{{QStringLiteral("cert"), QStringLiteral("$DIR/client.pem")},
+                           {QStringLiteral("key"), QStringLiteral("$DIR/gone.key")}}
+            << "test.json: connections.redisTls.key: no such file: $DIR/gone.key";
+        QTest::newRow("insecure is not a boolean")
+            << url << QJsonObject{{QStringLiteral("insecure"), QStringLiteral("yes")}}
+            << "test.json: connections.redisTls.insecure: must be true or false";
+        QTest::newRow("insecure with a ca")
+            << url
+            << QJsonObject{{QStringLiteral("insecure"), true},
+                           {QStringLiteral("ca"), QStringLiteral("$DIR/ca.pem")}}
+            << "test.json: connections.redisTls.insecure: true turns off the verification "
+               "connections.redisTls.ca is for";
+        QTest::newRow("misspelt key")
+            << url << QJsonObject{{QStringLiteral("caFile"), QStringLiteral("$DIR/ca.pem")}}
+            << "test.json: connections.redisTls.caFile: unknown key";
+    }
+
+    void redisTls()
+    {
+        QFETCH(QString, url);
+        QFETCH(QJsonObject, tls);
+        QFETCH(QString, expected);
+        QTemporaryDir &dir = m_tlsDir;
+        if (!m_certsMade) { // made once: openssl takes a while per key
+            test::TestCerts certs;
+            QVERIFY2(certs.make(dir.path()), qPrintable(certs.error()));
+            m_certsMade = true;
+        }
+        QJsonObject given;
+        for (auto it = tls.begin(); it != tls.end(); ++it)
+            given[it.key()] =
+                it.value().isString()
+                    ? QJsonValue(it.value().toString().replace(QStringLiteral("$DIR"), dir.path()))
+                    : it.value();
+        QJsonObject config = sample();
+        QJsonObject connections = config.value(QStringLiteral("connections")).toObject();
+        connections[QStringLiteral("redisUrl")] = url;
+        if (!tls.isEmpty())
+            connections[QStringLiteral("redisTls")] = given;
+        config[QStringLiteral("connections")] = connections;
+        auto c = ConfigLoader::loadJson(QJsonDocument(config).toJson(), QStringLiteral("test.json"),
+                                        emptyEnv());
+        if (expected.isEmpty()) {
+            QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+            QVERIFY(c->redis.tls.enabled);
+            QCOMPARE(c->redis.tls.caFile, given.value(QStringLiteral("ca")).toString());
+            QCOMPARE(c->redis.tls.certFile, given.value(QStringLiteral("cert")).toString());
+            QCOMPARE(c->redis.tls.keyFile, given.value(QStringLiteral("key")).toString());
+            QCOMPARE(c->redis.tls.serverName, given.value(QStringLiteral("serverName")).toString());
+            QCOMPARE(c->redis.tls.insecure, given.value(QStringLiteral("insecure")).toBool());
+            QCOMPARE(c->redis.tls.insecureWarning(c->redis.serverName()).isEmpty(),
+                     !c->redis.tls.insecure);
+            return;
+        }
+        QVERIFY(!c.hasValue());
+        expected.replace(QStringLiteral("$DIR"), dir.path());
+        QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
+        QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
+    }
+
     void redactSecretsInFreeText()
     {
         QCOMPARE(redactSecrets(QStringLiteral("cannot reach postgresql://u:pw@h:1/d now")),
                  QStringLiteral("cannot reach postgresql://u:***@h:1/d now"));
     }
+
+private:
+    QTemporaryDir m_tlsDir;
+    bool m_certsMade = false;
 };
 
 QTEST_GUILESS_MAIN(TestConfigLoader)

@@ -28,6 +28,9 @@ private slots:
     void redisRefused();
     void redisAccepted_data();
     void redisAccepted();
+    void redisForms_data();
+    void redisForms();
+    void passwordGivenApart();
     void postgresRefused_data();
     void postgresRefused();
     void postgresAccepted_data();
@@ -41,7 +44,8 @@ void TestConnectionUrl::redisRefused_data()
     QTest::addColumn<QString>("message"); // the whole error
 
     const QString expected =
-        QStringLiteral(" (expected redis://[[user]:password@]host[:port][/database])");
+        QStringLiteral(" (expected redis[s]://[[user]:password@]host[:port][/database] or "
+                       "unix://[[user]:password@]/path/redis.sock[?db=N])");
     QTest::newRow("port above 65535") << "redis://127.0.0.1:70000/0"
                                       << "port 70000 is out of range (1 to 65535)";
     QTest::newRow("port above 65535, with a password") << "redis://:qq7zz9@127.0.0.1:70000/0"
@@ -59,11 +63,37 @@ void TestConnectionUrl::redisRefused_data()
                           << QStringLiteral("unknown scheme \"http\"") + expected;
     QTest::newRow("no scheme") << "127.0.0.1:6379" << QStringLiteral("not a URL") + expected;
     QTest::newRow("empty") << "" << QStringLiteral("not a URL") + expected;
-    QTest::newRow("tls") << "rediss://:qq7zz9@cache:6380/0"
-                         << "rediss:// (Redis over TLS) is not supported yet; use redis://";
-    QTest::newRow("unix socket") << "unix:///run/redis/redis.sock"
-                                 << "unix:// (a Unix socket) is not supported yet; use "
-                                    "redis://host:port";
+    // hiredis would skip AUTH without a password and run as the default user: refused.
+    QTest::newRow("user without a password")
+        << "redis://reclaim@cache:6379/0"
+        << "user 'reclaim' has no password: give user:password@ (percent-encoded), or drop the "
+           "user name to connect as the default user";
+    QTest::newRow("user with an empty password")
+        << "rediss://reclaim:@cache:6380/0"
+        << "user 'reclaim' has no password: give user:password@ (percent-encoded), or drop the "
+           "user name to connect as the default user";
+    QTest::newRow("unix socket user without a password")
+        << "unix://reclaim@/run/redis/redis.sock"
+        << "user 'reclaim' has no password: give user:password@ (percent-encoded), or drop the "
+           "user name to connect as the default user";
+    QTest::newRow("unix socket with a host")
+        << "unix://localhost/run/redis/redis.sock"
+        << "unix:// takes no host: write unix:///path/redis.sock (three slashes)";
+    QTest::newRow("unix socket without a path")
+        << "unix://"
+        << "no socket path (expected unix:///path/redis.sock)";
+    QTest::newRow("unix socket, root only") << "unix://:qq7zz9@/"
+                                            << "no socket path (expected unix:///path/redis.sock)";
+    QTest::newRow("unix socket, unknown option") << "unix:///run/redis.sock?database=1"
+                                                 << "unknown option 'database' (only db=N)";
+    QTest::newRow("unix socket, database not a number") << "unix:///run/redis.sock?db=one"
+                                                        << "database 'one' is not a number";
+    QTest::newRow("unix socket, raw slash in the password")
+        << "unix://:qq7/zz9@/run/redis.sock"
+        << "cannot tell where the user name and password end: percent-encode '/', '?', '#' and "
+           "'@' in them (%2F, %3F, %23, %40)";
+    QTest::newRow("tls, port out of range") << "rediss://:qq7zz9@cache:65536/0"
+                                            << "port 65536 is out of range (1 to 65535)";
     QTest::newRow("missing host, port given") << "redis://:6379/0"
                                               << "the host is missing";
     QTest::newRow("missing host, nothing given") << "redis:///0"
@@ -139,6 +169,83 @@ void TestConnectionUrl::redisAccepted()
     QCOMPARE(r->password, password);
     QCOMPARE(r->database, database);
     verifyNoSecret(r->redacted());
+}
+
+// rediss:// and unix:// and ACL users: what each form connects to, and how it is logged.
+void TestConnectionUrl::redisForms_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("user");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<bool>("tls");
+    QTest::addColumn<QString>("socket");
+    QTest::addColumn<int>("database");
+    QTest::addColumn<QString>("server");
+    QTest::addColumn<QString>("redacted");
+    QTest::newRow("tls") << "rediss://cache.internal:6380/1"
+                         << ""
+                         << "" << true << "" << 1 << "cache.internal:6380 (TLS)"
+                         << "rediss://cache.internal:6380/1";
+    QTest::newRow("tls, acl user") << "rediss://reclaim:qq7%40zz9@cache:6380"
+                                   << "reclaim"
+                                   << "qq7@zz9" << true << "" << 0 << "cache:6380 (TLS)"
+                                   << "rediss://reclaim:***@cache:6380/0";
+    QTest::newRow("acl user") << "redis://reclaim:qq7zz9@cache"
+                              << "reclaim"
+                              << "qq7zz9" << false << "" << 0 << "cache:6379"
+                              << "redis://reclaim:***@cache:6379/0";
+    QTest::newRow("password only: the default user") << "redis://:qq7zz9@cache"
+                                                     << ""
+                                                     << "qq7zz9" << false << "" << 0 << "cache:6379"
+                                                     << "redis://:***@cache:6379/0";
+    QTest::newRow("unix socket") << "unix:///run/redis/redis.sock"
+                                 << ""
+                                 << "" << false << "/run/redis/redis.sock" << 0
+                                 << "unix socket /run/redis/redis.sock"
+                                 << "unix:///run/redis/redis.sock?db=0";
+    QTest::newRow("unix socket, acl user, database")
+        << "unix://reclaim:qq7%2Fzz9@/tmp/a%20dir/redis.sock?db=3"
+        << "reclaim"
+        << "qq7/zz9" << false << "/tmp/a dir/redis.sock" << 3 << "unix socket /tmp/a dir/redis.sock"
+        << "unix://reclaim:***@/tmp/a dir/redis.sock?db=3";
+}
+
+void TestConnectionUrl::redisForms()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, user);
+    QFETCH(QString, password);
+    QFETCH(bool, tls);
+    QFETCH(QString, socket);
+    QFETCH(int, database);
+    QFETCH(QString, server);
+    QFETCH(QString, redacted);
+    const auto r = parseRedisUrl(url);
+    QVERIFY2(r.hasValue(), r ? "" : qPrintable(r.error()));
+    QCOMPARE(r->user, user);
+    QCOMPARE(r->password, password);
+    QCOMPARE(r->tls.enabled, tls);
+    QCOMPARE(r->socketPath, socket);
+    QCOMPARE(r->isSocket(), !socket.isEmpty());
+    QCOMPARE(r->database, database);
+    QCOMPARE(r->serverName(), server);
+    QCOMPARE(r->redacted(), redacted);
+    verifyNoSecret(r->redacted());
+    verifyNoSecret(redactSecrets(url));
+}
+
+// The console keeps its profile URL without the password and takes the password apart: the
+// user alone parses there, and only there.
+void TestConnectionUrl::passwordGivenApart()
+{
+    for (const QString &url : {QStringLiteral("rediss://reclaim@cache:6380/0"),
+                               QStringLiteral("unix://reclaim@/run/redis.sock")}) {
+        QVERIFY(!parseRedisUrl(url));
+        const auto r = parseRedisUrl(url, RedisPassword::GivenApart);
+        QVERIFY2(r, r ? "" : qPrintable(r.error()));
+        QCOMPARE(r->user, QStringLiteral("reclaim"));
+        QVERIFY(r->password.isEmpty());
+    }
 }
 
 void TestConnectionUrl::postgresRefused_data()

@@ -22,6 +22,7 @@
 #include "mainwindow.h"
 #include "runchart.h"
 #include "settings.h"
+#include "support/testcerts.h"
 #include "syntheticreport.h"
 #include "verdictstyle.h"
 
@@ -153,6 +154,7 @@ private slots:
     void exportWritesTheCandidatesShown();
     void settingsNeverStorePasswords();
     void profilePasswordsComeFromMemoryOrEnvironment();
+    void profileCarriesRedisTlsFilesAndAnAclUser();
     void dialogMovesPasswordOutOfTheUrl();
 
 private:
@@ -727,6 +729,72 @@ void TestUiMainWindow::profilePasswordsComeFromMemoryOrEnvironment()
 
     p.configPath.clear();
     QVERIFY(!loadProfile(p, env).hasValue());
+}
+
+// A rediss:// profile: the TLS paths are remembered, the ACL user's password is typed each start
+// (never stored), and a user with no password is refused rather than run as the default user.
+void TestUiMainWindow::profileCarriesRedisTlsFilesAndAnAclUser()
+{
+    QTemporaryDir certDir;
+    test::TestCerts certs;
+    QVERIFY2(certs.make(certDir.path()), qPrintable(certs.error()));
+    ConnectionProfile p;
+    p.configPath = kSample;
+    p.redisUrl = QStringLiteral("rediss://reclaim@cache.internal:6380/0");
+    p.redisTlsCa = certs.ca();
+    p.redisTlsCert = certs.clientCert();
+    p.redisTlsKey = certs.clientKey();
+    p.redisTlsServerName = QStringLiteral("redis.internal");
+    const QProcessEnvironment env;
+
+    auto noPassword = loadProfile(p, env);
+    QVERIFY(!noPassword.hasValue());
+    QVERIFY2(
+        noPassword.error().contains(QStringLiteral("names user 'reclaim' but no Redis password")),
+        qPrintable(noPassword.error()));
+
+    p.redisPassword = QStringLiteral("typedTlsSecret");
+    auto config = loadProfile(p, env);
+    QVERIFY2(config.hasValue(), config ? "" : qPrintable(config.error()));
+    QVERIFY(config->redis.tls.enabled);
+    QCOMPARE(config->redis.user, QStringLiteral("reclaim"));
+    QCOMPARE(config->redis.password, QStringLiteral("typedTlsSecret"));
+    QCOMPARE(config->redis.tls.caFile, certs.ca());
+    QCOMPARE(config->redis.tls.certFile, certs.clientCert());
+    QCOMPARE(config->redis.tls.keyFile, certs.clientKey());
+    QCOMPARE(config->redis.tls.serverName, QStringLiteral("redis.internal"));
+
+    const QString ini = m_dir.filePath(QStringLiteral("tls.ini"));
+    {
+        Settings settings(ini);
+        p.save(settings);
+    }
+    QFile f(ini);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray raw = f.readAll();
+    QVERIFY2(!raw.contains("typedTlsSecret"), raw.constData());
+    Settings settings(ini);
+    const ConnectionProfile back = ConnectionProfile::fromSettings(settings);
+    QCOMPARE(back.redisUrl, p.redisUrl);
+    QCOMPARE(back.redisTlsCa, p.redisTlsCa);
+    QCOMPARE(back.redisTlsCert, p.redisTlsCert);
+    QCOMPARE(back.redisTlsKey, p.redisTlsKey);
+    QCOMPARE(back.redisTlsServerName, p.redisTlsServerName);
+    QVERIFY(back.redisPassword.isEmpty());
+
+    ConnectionProfile missing = p;
+    missing.redisTlsCa = certDir.filePath(QStringLiteral("gone.pem"));
+    auto gone = loadProfile(missing, env);
+    QVERIFY(!gone.hasValue());
+    QVERIFY2(gone.error().contains(QStringLiteral("TLS ca file")) &&
+                 gone.error().contains(missing.redisTlsCa),
+             qPrintable(gone.error()));
+
+    ConnectionProfile plain = p;
+    plain.redisUrl = QStringLiteral("redis://reclaim@cache.internal:6379/0");
+    auto notTls = loadProfile(plain, env);
+    QVERIFY(!notTls.hasValue());
+    QVERIFY2(notTls.error().contains(QStringLiteral("not rediss://")), qPrintable(notTls.error()));
 }
 
 void TestUiMainWindow::dialogMovesPasswordOutOfTheUrl()

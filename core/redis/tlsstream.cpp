@@ -1,0 +1,163 @@
+#include "redis/tlsstream.h"
+
+#include <QDeadlineTimer>
+#include <QSslConfiguration>
+#include <QSslSocket>
+#include <QStringList>
+#include <algorithm>
+#include <hiredis/hiredis.h>
+
+namespace reclaim {
+
+namespace {
+
+int waitMs(const QDeadlineTimer &deadline)
+{
+    return static_cast<int>(std::max<qint64>(1, deadline.remainingTime()));
+}
+
+} // namespace
+
+void TlsStream::ReaderDeleter::operator()(redisReader *r) const
+{
+    redisReaderFree(r);
+}
+
+TlsStream::TlsStream(std::unique_ptr<QSslSocket> socket, QString server,
+                     std::chrono::milliseconds timeout)
+    : m_socket(std::move(socket)), m_reader(redisReaderCreate()), m_server(std::move(server)),
+      m_timeout(timeout)
+{}
+
+TlsStream::~TlsStream() = default;
+
+Expected<std::unique_ptr<TlsStream>, RedisError> TlsStream::open(const RedisEndpoint &endpoint,
+                                                                 std::chrono::milliseconds timeout)
+{
+    const QString server = endpoint.serverName();
+    if (!QSslSocket::supportsSsl())
+        return unexpected(RedisError{
+            RedisError::Kind::Tls,
+            QStringLiteral("cannot connect to %1: no TLS backend is available (Qt's OpenSSL "
+                           "plugin did not load)")
+                .arg(server)});
+    // Read again on every connection, so a rotated certificate is used without a restart.
+    const auto files = loadTlsFiles(endpoint.tls);
+    if (!files)
+        return unexpected(
+            RedisError{RedisError::Kind::Tls,
+                       QStringLiteral("cannot connect to %1: connections.redisTls.%2: %3")
+                           .arg(server, files.error().key, files.error().problem)});
+
+    QSslConfiguration conf = QSslConfiguration::defaultConfiguration();
+    conf.setProtocol(QSsl::SecureProtocols);
+    if (!files->ca.isEmpty())
+        conf.setCaCertificates(files->ca); // only this CA: not the system's as well
+    if (!files->cert.isNull()) {
+        conf.setLocalCertificate(files->cert);
+        conf.setPrivateKey(files->key);
+    }
+    conf.setPeerVerifyMode(endpoint.tls.insecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
+    auto socket = std::make_unique<QSslSocket>();
+    socket->setSslConfiguration(conf);
+    // The name the certificate must carry, and the SNI sent (Qt sends none for an IP address).
+    const QString peerName =
+        endpoint.tls.serverName.isEmpty() ? endpoint.host : endpoint.tls.serverName;
+    const QDeadlineTimer deadline(timeout);
+    socket->connectToHostEncrypted(endpoint.host, static_cast<quint16>(endpoint.port), peerName);
+    if (!socket->waitForConnected(waitMs(deadline))) {
+        const bool timedOut = socket->error() == QAbstractSocket::SocketTimeoutError;
+        return unexpected(RedisError{
+            timedOut ? RedisError::Kind::Timeout : RedisError::Kind::Connect,
+            timedOut
+                ? QStringLiteral("cannot connect to %1: no answer within %2 ms")
+                      .arg(server)
+                      .arg(timeout.count())
+                : QStringLiteral("cannot connect to %1: %2").arg(server, socket->errorString())});
+    }
+    if (!socket->waitForEncrypted(waitMs(deadline))) {
+        QStringList reasons;
+        bool untrusted = false;
+        for (const QSslError &e : socket->sslHandshakeErrors()) {
+            reasons << e.errorString();
+            untrusted = untrusted || e.error() == QSslError::SelfSignedCertificateInChain ||
+                        e.error() == QSslError::UnableToGetLocalIssuerCertificate ||
+                        e.error() == QSslError::UnableToVerifyFirstCertificate ||
+                        e.error() == QSslError::CertificateUntrusted ||
+                        e.error() == QSslError::SelfSignedCertificate;
+        }
+        if (reasons.isEmpty() && socket->error() == QAbstractSocket::SocketTimeoutError)
+            return unexpected(
+                RedisError{RedisError::Kind::Timeout,
+                           QStringLiteral("TLS handshake with %1 did not complete within %2 ms")
+                               .arg(server)
+                               .arg(timeout.count())});
+        if (reasons.isEmpty())
+            reasons << socket->errorString();
+        reasons.removeDuplicates();
+        return unexpected(RedisError{
+            RedisError::Kind::Tls, QStringLiteral("TLS handshake with %1 (verified as '%2') "
+                                                  "failed: %3")
+                                       .arg(server, peerName, reasons.join(QStringLiteral("; ")))});
+    }
+    return std::unique_ptr<TlsStream>(new TlsStream(std::move(socket), server, timeout));
+}
+
+RedisError TlsStream::socketError(const QString &doing) const
+{
+    switch (m_socket->error()) {
+    case QAbstractSocket::SocketTimeoutError:
+        return {RedisError::Kind::Timeout,
+                QStringLiteral("%1 did not answer in time").arg(m_server)};
+    case QAbstractSocket::RemoteHostClosedError:
+        return {RedisError::Kind::Io, QStringLiteral("%1 closed the connection").arg(m_server)};
+    case QAbstractSocket::SslHandshakeFailedError:
+    case QAbstractSocket::SslInternalError:
+    case QAbstractSocket::SslInvalidUserDataError:
+        return {RedisError::Kind::Tls, QStringLiteral("%1: the TLS session failed while %2: %3")
+                                           .arg(m_server, doing, m_socket->errorString())};
+    default:
+        return {RedisError::Kind::Io,
+                QStringLiteral("%1: %2 failed: %3").arg(m_server, doing, m_socket->errorString())};
+    }
+}
+
+Expected<bool, RedisError> TlsStream::write(const QByteArray &bytes)
+{
+    if (m_socket->write(bytes) != bytes.size())
+        return unexpected(socketError(QStringLiteral("writing")));
+    // Written now, not at the next read: the server starts on this batch while the caller
+    // still reads the replies of an earlier one.
+    while (m_socket->bytesToWrite() > 0 || m_socket->encryptedBytesToWrite() > 0)
+        if (!m_socket->waitForBytesWritten(static_cast<int>(m_timeout.count())))
+            return unexpected(socketError(QStringLiteral("writing")));
+    return true;
+}
+
+Expected<RedisValue, RedisError> TlsStream::readReply()
+{
+    for (;;) {
+        void *raw = nullptr;
+        if (redisReaderGetReply(m_reader.get(), &raw) != REDIS_OK)
+            return unexpected(RedisError{
+                RedisError::Kind::Protocol,
+                QStringLiteral("%1: %2").arg(m_server, QString::fromLocal8Bit(m_reader->errstr))});
+        if (raw) {
+            RedisValue value = RedisValue::fromReply(static_cast<redisReply *>(raw));
+            freeReplyObject(raw);
+            return value;
+        }
+        if (m_socket->bytesAvailable() == 0 &&
+            !m_socket->waitForReadyRead(static_cast<int>(m_timeout.count())) &&
+            m_socket->bytesAvailable() == 0)
+            return unexpected(socketError(QStringLiteral("reading a reply")));
+        const QByteArray chunk = m_socket->readAll();
+        if (redisReaderFeed(m_reader.get(), chunk.constData(), static_cast<size_t>(chunk.size())) !=
+            REDIS_OK)
+            return unexpected(RedisError{
+                RedisError::Kind::Protocol,
+                QStringLiteral("%1: %2").arg(m_server, QString::fromLocal8Bit(m_reader->errstr))});
+    }
+}
+
+} // namespace reclaim
