@@ -323,18 +323,37 @@ std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckRepo
     else
         report.add(kVersion, CheckStatus::Pass, QStringLiteral("Redis %1").arg(versionText));
 
-    // What the connection settings say: this build speaks plain TCP only (redis://).
-    if (isLoopbackHost(config.redis.host))
+    // What the connection settings say (the handshake itself already passed: we are connected).
+    const RedisEndpoint &redis = config.redis;
+    if (redis.isSocket())
+        report.add(
+            kTls, CheckStatus::Pass,
+            QStringLiteral("Unix socket %1: never leaves this machine").arg(redis.socketPath));
+    else if (redis.tls.enabled && redis.tls.insecure)
+        report.add(kTls, CheckStatus::Warn,
+                   QStringLiteral("TLS to %1 with certificate and host verification off "
+                                  "(connections.redisTls.insecure): anyone on the path can pose "
+                                  "as the server")
+                       .arg(redis.host),
+                   QStringLiteral("set connections.redisTls.ca to the CA that signed the server's "
+                                  "certificate and drop insecure"));
+    else if (redis.tls.enabled)
         report.add(kTls, CheckStatus::Pass,
-                   QStringLiteral("plain TCP (redis://) to %1, which is this machine")
-                       .arg(config.redis.host));
+                   QStringLiteral("TLS to %1, certificate verified%2")
+                       .arg(redis.host, redis.tls.certFile.isEmpty()
+                                            ? QString()
+                                            : QStringLiteral(", with a client certificate")));
+    else if (isLoopbackHost(redis.host))
+        report.add(
+            kTls, CheckStatus::Pass,
+            QStringLiteral("plain TCP (redis://) to %1, which is this machine").arg(redis.host));
     else
         report.add(kTls, CheckStatus::Warn,
                    QStringLiteral("plain TCP (redis://) to %1: the password and job data cross "
                                   "the network unencrypted")
-                       .arg(config.redis.host),
-                   QStringLiteral("keep Redis on a private network, or tunnel it (stunnel, a "
-                                  "service mesh) until rediss:// is supported"));
+                       .arg(redis.host),
+                   QStringLiteral("use rediss:// with connections.redisTls (see README, "
+                                  "Connection forms)"));
 
     const AclUser user = checkAclUser(conn, config.redis, report);
     if (infoReply)

@@ -3,6 +3,7 @@
 // certificate required), ACL users (wrong password, no EVALSHA, no key access) and a Unix socket.
 // Every failure is a typed error naming the server and the reason; a run that cannot look is
 // UNKNOWN or skipped, never ABSENT; the password never shows.
+#include "preflight/preflight.h"
 #include "redis/redisconnection.h"
 #include "redisserverprocess.h"
 #include "service/engine.h"
@@ -431,6 +432,21 @@ private slots:
         QCOMPARE(real.lock.state, LockReport::State::Acquired);
         QVERIFY(real.lock.released);
         QCOMPARE(count(real, Verdict::Unknown), 0);
+
+        // The preflight says what the connection is: verified TLS passes; verification off warns.
+        const CheckReport checked = runPreflight(tlsConfig);
+        const CheckItem *tlsItem = checked.item(QStringLiteral("redis.tls"));
+        QVERIFY(tlsItem);
+        QCOMPARE(tlsItem->status, CheckStatus::Pass);
+        QVERIFY2(tlsItem->summary.contains(QLatin1String("certificate verified")),
+                 qPrintable(tlsItem->summary));
+        QCOMPARE(checked.item(QStringLiteral("redis.reachable"))->status, CheckStatus::Pass);
+        ReclaimConfig insecureConfig = tlsConfig;
+        insecureConfig.redis.tls.caFile.clear();
+        insecureConfig.redis.tls.insecure = true;
+        const CheckReport loose = runPreflight(insecureConfig);
+        QCOMPARE(loose.item(QStringLiteral("redis.tls"))->status, CheckStatus::Warn);
+        QVERIFY(!QJsonDocument(loose.toJson()).toJson().contains(kPassword.toUtf8()));
     }
 
     // Missing permissions: never ABSENT. No EVALSHA: the lock cannot be taken and the run is
