@@ -110,7 +110,13 @@ void DaemonLoop::onCheckFinished(const CheckReport &report)
          {QStringLiteral("warned"), static_cast<int>(report.ids(CheckStatus::Warn).size())},
          {QStringLiteral("elapsedMs"), report.elapsedMs}});
     m_checkFailed = result == CheckStatus::Fail;
-    m_readiness.failedCheck = failed.join(QStringLiteral("; "));
+    // /readyz names the first few; the log has every one (one check-item line each).
+    constexpr qsizetype kNamed = 3;
+    QStringList named = failed.mid(0, kNamed);
+    if (failed.size() > kNamed)
+        named << QStringLiteral("and %1 more (the check-item log lines name each)")
+                     .arg(failed.size() - kNamed);
+    m_readiness.failedCheck = named.join(QStringLiteral("; "));
 }
 
 void DaemonLoop::tick()

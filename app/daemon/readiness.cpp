@@ -7,10 +7,17 @@ Readiness evaluateReadiness(const ReadinessInput &in, const QDateTime &now)
     const QString last = in.lastRunSummary.isEmpty()
                              ? QString()
                              : QStringLiteral(" (last run: %1)").arg(in.lastRunSummary);
-    if (!in.failedCheck.isEmpty())
-        return {false, QStringLiteral("the preflight check failed: ") + in.failedCheck + last};
+    // A failed check comes first, and the runs' state still follows it: both are for on-call.
+    const QString check =
+        in.failedCheck.isEmpty()
+            ? QString()
+            : QStringLiteral("the preflight check failed: %1; ").arg(in.failedCheck);
     if (!in.lastDecidedAt.isValid())
-        return {false, QStringLiteral("no run has completed yet") + last};
+        return {false, check + QStringLiteral("no run has completed yet") + last};
+    if (!check.isEmpty())
+        return {false,
+                check + QStringLiteral("the last completed run was %1").arg(in.lastDecidedRunId) +
+                    last};
     const qint64 limit = 2 * static_cast<qint64>(in.interval.count());
     const qint64 age = in.lastDecidedAt.secsTo(now);
     if (age > limit)

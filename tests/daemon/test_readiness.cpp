@@ -63,8 +63,21 @@ void TestReadiness::aFailedCheckIsNotReadyEvenAfterAFreshRun()
     QVERIFY2(failed.reason.startsWith(QLatin1String("the preflight check failed: "
                                                     "redis.maxmemory-policy")),
              qPrintable(failed.reason));
+    QVERIFY2(failed.reason.contains(QLatin1String("the last completed run was r1")),
+             qPrintable(failed.reason));
     in.failedCheck.clear(); // the check passed (or only warned) again
     QVERIFY(evaluateReadiness(in, now).ready);
+
+    // Servers down at start: the check failed and no run completed; /readyz says both.
+    ReadinessInput down;
+    down.failedCheck = QStringLiteral("postgres.reachable: connection refused");
+    down.lastRunSummary = QStringLiteral("r2 failed: down");
+    const Readiness r = evaluateReadiness(down, now);
+    QVERIFY(!r.ready);
+    QVERIFY2(r.reason.contains(QLatin1String("postgres.reachable")) &&
+                 r.reason.contains(QLatin1String("no run has completed yet")) &&
+                 r.reason.contains(QLatin1String("(last run: r2 failed: down)")),
+             qPrintable(r.reason));
 }
 
 QTEST_GUILESS_MAIN(TestReadiness)
