@@ -5,6 +5,7 @@
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
+#include <QDir>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -66,6 +67,13 @@ private slots:
         QVERIFY(ids.contains(QStringLiteral("redis.maxmemory-policy")));
         QVERIFY(ids.contains(QStringLiteral("postgres.index.video")));
         QVERIFY2(!status->text().startsWith(QLatin1String("FAIL")), qPrintable(status->text()));
+        // For people to look at: the dialog with the check's items.
+        dialog.resize(900, 700);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QDir().mkpath(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots"));
+        QVERIFY(dialog.grab().save(
+            QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/check-dialog.png"), "PNG"));
     }
 
     void anUnreachableRedisListsFailures()
