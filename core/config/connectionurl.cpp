@@ -94,16 +94,10 @@ Expected<QString, QString> schemeOf(const QString &text, QLatin1String form)
 // after the last '@' of the authority is ever quoted: the host and port, never userinfo.
 Expected<std::optional<int>, QString> checkHostAndPort(const QString &text, qsizetype schemeLength)
 {
-    const QString rest = text.mid(schemeLength + 3);
-    static const QRegularExpression authorityEnd(QStringLiteral("[/?#]"));
-    const qsizetype end = rest.indexOf(authorityEnd);
-    const QString authority = end < 0 ? rest : rest.left(end);
-    // A '/', '?' or '#' written raw in a password ends the authority early and leaves the rest
-    // of the password, and its '@', in the path: where the credentials end cannot be told.
-    if (end >= 0 && rest.indexOf(QLatin1Char('@'), end) >= 0)
-        return unexpected(QStringLiteral(
-            "cannot tell where the user name and password end: percent-encode '/', '?', '#' "
-            "and '@' in them (%2F, %3F, %23, %40)"));
+    const auto found = urlAuthority(text.mid(schemeLength + 3));
+    if (!found)
+        return unexpected(found.error());
+    const QString &authority = *found;
     const QString hostPort = authority.mid(authority.lastIndexOf(QLatin1Char('@')) + 1);
     QString host;
     QString portText;
@@ -320,6 +314,17 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text, RedisPasswor
             return unexpected(ok.error());
     }
     return e;
+}
+
+Expected<QString, QString> urlAuthority(const QString &afterScheme)
+{
+    static const QRegularExpression authorityEnd(QStringLiteral("[/?#]"));
+    const qsizetype end = afterScheme.indexOf(authorityEnd);
+    if (end >= 0 && afterScheme.indexOf(QLatin1Char('@'), end) >= 0)
+        return unexpected(QStringLiteral(
+            "cannot tell where the user name and password end: percent-encode '/', '?', '#' "
+            "and '@' in them (%2F, %3F, %23, %40)"));
+    return end < 0 ? afterScheme : afterScheme.left(end);
 }
 
 QString redactSecrets(QString text)

@@ -57,6 +57,11 @@ enum class RedisPassword
 Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url,
                                                RedisPassword password = RedisPassword::InUrl);
 
+// The authority of a URL ("user:pass@host:port") from the text after its "scheme://", or why
+// it cannot be told: a '/', '?' or '#' written raw in a password ends the authority early and
+// leaves the rest of the password, and its '@', in the path. The error never quotes the text.
+Expected<QString, QString> urlAuthority(const QString &afterScheme);
+
 // Replaces the password of any URL-looking userinfo in text with "***".
 QString redactSecrets(QString text);
 

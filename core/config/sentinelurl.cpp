@@ -70,14 +70,11 @@ Expected<RedisEndpoint, QString> parseSentinelUrl(const QString &text)
     if (schemeEnd < 0)
         return unexpected(QStringLiteral("not a URL (expected %1)").arg(kSentinelForm));
     const QString rest = text.mid(schemeEnd + 3);
-    static const QRegularExpression authorityEnd(QStringLiteral("[/?#]"));
-    const qsizetype end = rest.indexOf(authorityEnd);
-    const QString authority = end < 0 ? rest : rest.left(end);
     // Same rule as redis://: a raw '/', '?' or '#' in a password leaves its '@' in the path.
-    if (end >= 0 && rest.indexOf(QLatin1Char('@'), end) >= 0)
-        return unexpected(QStringLiteral(
-            "cannot tell where the user name and password end: percent-encode '/', '?', '#' "
-            "and '@' in them (%2F, %3F, %23, %40)"));
+    const auto found = urlAuthority(rest);
+    if (!found)
+        return unexpected(found.error());
+    const QString &authority = *found;
     const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
     RedisEndpoint e;
     if (at >= 0) {
@@ -96,7 +93,7 @@ Expected<RedisEndpoint, QString> parseSentinelUrl(const QString &text)
             return unexpected(node.error());
         spec.sentinels << *node;
     }
-    const QString tail = end < 0 ? QString() : rest.mid(end);
+    const QString tail = rest.mid(authority.size());
     if (tail.contains(QLatin1Char('?')) || tail.contains(QLatin1Char('#')))
         return unexpected(QStringLiteral("redis+sentinel:// takes no options after '?' or '#' "
                                          "(expected %1)")
