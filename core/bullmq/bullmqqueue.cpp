@@ -28,11 +28,12 @@ qint64 BullmqQueue::roundTrips() const
     return m_link.roundTrips();
 }
 
-QList<Expected<Sighting, RedisError>> BullmqQueue::probe(const QList<JobRef> &jobs)
+QList<Expected<Sighting, RedisError>> BullmqQueue::probe(const QList<JobRef> &jobs,
+                                                         PayloadSize payload)
 {
     QList<Expected<Sighting, RedisError>> out;
     out.reserve(jobs.size());
-    const QList<ProbeTrip> trips = buildProbeTrips(jobs, m_settings);
+    const QList<ProbeTrip> trips = buildProbeTrips(jobs, m_settings, payload);
     using Replies = Expected<QList<RedisResult>, RedisError>;
 
     // One trip in flight ahead of the one being read: Redis runs the next batch while this side

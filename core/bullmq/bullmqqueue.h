@@ -16,7 +16,9 @@ public:
     BullmqQueue(RedisLink &link, const RunSettings &settings, QByteArray generationKey);
     Q_DISABLE_COPY_MOVE(BullmqQueue)
 
-    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override;
+    using QueueInspector::probe;
+    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs,
+                                                PayloadSize payload) override;
     Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
                                                     const QString &list) override;
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,

@@ -8,7 +8,9 @@ namespace reclaim {
 
 namespace {
 
-constexpr int kMaxDataBytes = 16384;
+// An excerpt of a payload: what an operator reads as evidence. -1 asks the script for all of it.
+constexpr int kExcerptBytes = 16384;
+constexpr int kWholePayload = -1;
 
 qint64 num(const RedisValue &v)
 {
@@ -38,7 +40,22 @@ Expected<Sighting, RedisError> toSighting(const JobRef &job, const QList<RedisVa
     // server's message, for this candidate alone.
     if (s.state == QLatin1String("error"))
         return unexpected(RedisError{RedisError::Kind::Server, values.at(at + 2).toText()});
-    s.lockTtlMs = values.at(at + 1).toInteger().value_or(-2);
+    // Only the answers this code knows may settle anything: a state it does not know (a newer
+    // script, a newer BullMQ) or a lock TTL that is not a number is "could not look", never read
+    // as "not runnable" or "no worker lock".
+    if (!isKnownLookupState(s.state))
+        return unexpected(RedisError{
+            RedisError::Kind::Reply,
+            QStringLiteral("job %1: the probe answered state '%2', which this Reclaim does not "
+                           "know")
+                .arg(job.jobId, s.state.left(64))});
+    const RedisValue &lockTtl = values.at(at + 1);
+    if (lockTtl.type != RedisValue::Type::Integer)
+        return unexpected(
+            RedisError{RedisError::Kind::Reply,
+                       QStringLiteral("job %1: the probe answered a lock TTL that is not a number")
+                           .arg(job.jobId)});
+    s.lockTtlMs = lockTtl.integer;
     s.name = values.at(at + 2).toText();
     s.data = values.at(at + 3).toBytes().value_or(QByteArray());
     s.timestamp = num(values.at(at + 4));
@@ -51,12 +68,14 @@ Expected<Sighting, RedisError> toSighting(const JobRef &job, const QList<RedisVa
 
 } // namespace
 
-QList<ProbeTrip> buildProbeTrips(const QList<JobRef> &jobs, const RunSettings &settings)
+QList<ProbeTrip> buildProbeTrips(const QList<JobRef> &jobs, const RunSettings &settings,
+                                 PayloadSize payload)
 {
     const LuaScript &script = bullmq::scripts::probe();
     const qsizetype perTrip = qMax(1, settings.probeBatchSize);
     const QByteArray walkLimit = QByteArray::number(settings.listProbeLimit);
-    const QByteArray maxData = QByteArray::number(kMaxDataBytes);
+    const QByteArray maxData =
+        QByteArray::number(payload == PayloadSize::Whole ? kWholePayload : kExcerptBytes);
     // The queue's own keys are the same for every job of a call (usually of the whole request):
     // built once per queue.
     QString keysPrefix, keysQueue;

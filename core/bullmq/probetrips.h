@@ -27,7 +27,8 @@ struct ProbeTrip
 // (clean, obliterate: 1,000 per call). Fewer ids per call walk the same tails more often.
 inline constexpr qsizetype kProbeIdsPerCall = 1000;
 
-QList<ProbeTrip> buildProbeTrips(const QList<JobRef> &jobs, const RunSettings &settings);
+QList<ProbeTrip> buildProbeTrips(const QList<JobRef> &jobs, const RunSettings &settings,
+                                 PayloadSize payload = PayloadSize::Excerpt);
 
 // Appends one result per job of `trip` to `out`, in request order: a sighting, or the error
 // that kept this job (or its whole call, or the whole trip) from being looked at.

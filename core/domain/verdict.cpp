@@ -25,6 +25,19 @@ bool isRunnableState(const QString &state)
     return runnable.contains(state);
 }
 
+bool isNotRunnableState(const QString &state)
+{
+    static const QStringList notRunnable{QStringLiteral("missing"), QStringLiteral("stray"),
+                                         QStringLiteral("completed"), QStringLiteral("failed")};
+    return notRunnable.contains(state);
+}
+
+bool isKnownLookupState(const QString &state)
+{
+    return isRunnableState(state) || isNotRunnableState(state) ||
+           state == QLatin1String("list-unresolved");
+}
+
 bool Sighting::runnable() const
 {
     return !error && isRunnableState(state);

@@ -52,6 +52,13 @@ struct Sighting
 };
 
 bool isRunnableState(const QString &state);
+// The answers that say a job is not runnable: no job hash ("missing"), a hash in no structure
+// ("stray"), or retained finished ("completed", "failed"). Every other non-runnable answer (a
+// state this code does not know, a list not yet walked) is "could not look", never "not there".
+bool isNotRunnableState(const QString &state);
+// Every state a lookup may answer: the runnable ones, the not-runnable ones, and
+// "list-unresolved" (a list longer than the probe walks, to be read by listMembers()).
+bool isKnownLookupState(const QString &state);
 
 struct CandidateVerdict
 {

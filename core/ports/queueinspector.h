@@ -63,6 +63,15 @@ inline qint64 scanPageBudget(qint64 size, int pageSize)
     return 3 * pages + 4;
 }
 
+// How much of each job's payload a direct lookup returns: an excerpt (the first 16 KiB, what an
+// operator reads as evidence) or the whole of it (the scan matches data.jobId in it, and a payload
+// cut short cannot be read).
+enum class PayloadSize
+{
+    Excerpt,
+    Whole
+};
+
 class QueueInspector
 {
 public:
@@ -71,7 +80,12 @@ public:
     // Direct lookups, batched into as few round trips as possible. One result per request, in
     // order; a failed lookup is an error, never a "missing" sighting. A sighting whose state is
     // "list-unresolved" needs listMembers() to decide.
-    virtual QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) = 0;
+    virtual QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs,
+                                                        PayloadSize payload) = 0;
+    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs)
+    {
+        return probe(jobs, PayloadSize::Excerpt);
+    }
 
     // Every id in one of the queue's lists ("wait", "paused", "active"), read in anchored pages
     // (see ScanCursor); a list that moves faster than it can be read is an error, never a

@@ -6,49 +6,19 @@ namespace reclaim {
 
 namespace {
 
-// Lists longer than the probe's walk limit are read once per queue, wait and paused before
-// active, so a job moving from waiting to active while we read is still seen.
-void resolveLongLists(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
-                      QueueInspector &inspector)
+std::optional<QString> noteUnsettled(const Sighting &s)
 {
-    QHash<QString, QList<Sighting *>> byQueue;
-    for (CandidateVerdict &v : verdicts)
-        for (Sighting &s : v.evidence)
-            if (!s.error && s.state == QLatin1String("list-unresolved"))
-                byQueue[s.queue] << &s;
-    for (auto it = byQueue.begin(); it != byQueue.end(); ++it) {
-        const QString &queue = it.key();
-        QList<QPair<QString, QString>> lists{{QStringLiteral("wait"), QStringLiteral("waiting")},
-                                             {QStringLiteral("paused"), QStringLiteral("paused")},
-                                             {QStringLiteral("active"), QStringLiteral("active")}};
-        QList<QPair<QString, QSet<QString>>> members;
-        std::optional<QString> error;
-        for (const auto &[list, state] : lists) {
-            auto m = inspector.listMembers(domain.keyPrefix, queue, list);
-            if (!m) {
-                error = m.error().describe();
-                break;
-            }
-            members.append({state, *m});
-        }
-        for (Sighting *s : it.value()) {
-            if (error) {
-                s->error = *error;
-                s->state.clear();
-                continue;
-            }
-            s->state = QStringLiteral("stray");
-            for (const auto &[state, ids] : members)
-                if (ids.contains(s->jobId)) {
-                    s->state = state;
-                    break;
-                }
-        }
-    }
+    if (s.error)
+        return *s.error;
+    if (!isNotRunnableState(s.state))
+        return QStringLiteral("job %1 was seen in state '%2', which settles nothing")
+            .arg(s.jobId, s.state);
+    return std::nullopt;
 }
 
-// Runnable somewhere, or held by a worker's live lock: Scheduled. A failed lookup: Unknown.
-// Only a candidate every lookup saw and none found running is Absent.
+// Runnable somewhere, or held by a worker's live lock: Scheduled. A failed lookup, or an answer
+// that is neither runnable nor one of the few that mean "not runnable": Unknown. Only a
+// candidate every lookup saw and every answer said is not runnable is Absent.
 void settle(CandidateVerdict &v)
 {
     v.verdict = Verdict::Absent;
@@ -58,9 +28,10 @@ void settle(CandidateVerdict &v)
             v.unknownReason.clear();
             return;
         }
-        if (s.error && v.verdict != Verdict::Unknown) {
+        const auto unsettled = noteUnsettled(s);
+        if (unsettled && v.verdict != Verdict::Unknown) {
             v.verdict = Verdict::Unknown;
-            v.unknownReason = QStringLiteral("%1: %2").arg(s.queue, *s.error);
+            v.unknownReason = QStringLiteral("%1: %2").arg(s.queue, *unsettled);
         }
     }
 }
@@ -108,11 +79,54 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
             s.how = FoundBy::Direct;
             verdicts[pending.at(k)].evidence << s;
         }
-        resolveLongLists(domain, verdicts, inspector);
+        QList<Sighting *> longLists;
+        for (const qsizetype i : std::as_const(pending))
+            for (Sighting &s : verdicts[i].evidence)
+                if (!s.error && s.state == QLatin1String("list-unresolved"))
+                    longLists << &s;
+        resolveLongLists(domain.keyPrefix, longLists, inspector);
     }
     for (CandidateVerdict &v : verdicts)
         settle(v);
     return verdicts;
+}
+
+void resolveLongLists(const QString &keyPrefix, const QList<Sighting *> &sightings,
+                      QueueInspector &inspector)
+{
+    QHash<QString, QList<Sighting *>> byQueue;
+    for (Sighting *s : sightings)
+        byQueue[s->queue] << s;
+    for (auto it = byQueue.begin(); it != byQueue.end(); ++it) {
+        const QString &queue = it.key();
+        const QList<QPair<QString, QString>> lists{
+            {QStringLiteral("wait"), QStringLiteral("waiting")},
+            {QStringLiteral("paused"), QStringLiteral("paused")},
+            {QStringLiteral("active"), QStringLiteral("active")}};
+        QList<QPair<QString, QSet<QString>>> members;
+        std::optional<QString> error;
+        for (const auto &[list, state] : lists) {
+            auto m = inspector.listMembers(keyPrefix, queue, list);
+            if (!m) {
+                error = m.error().describe();
+                break;
+            }
+            members.append({state, *m});
+        }
+        for (Sighting *s : it.value()) {
+            if (error) {
+                s->error = *error;
+                s->state.clear();
+                continue;
+            }
+            s->state = QStringLiteral("stray");
+            for (const auto &[state, ids] : members)
+                if (ids.contains(s->jobId)) {
+                    s->state = state;
+                    break;
+                }
+        }
+    }
 }
 
 int recheckAbsent(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,

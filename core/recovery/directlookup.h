@@ -14,6 +14,13 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
                                        const QList<Candidate> &candidates,
                                        QueueInspector &inspector);
 
+// Settles each "list-unresolved" sighting (its job sits further from a list's tail than the probe
+// walks) by reading the queue's lists once (wait and paused before active, so a job moving from
+// waiting to active while they are read is still seen): it becomes the list's state, "stray", or
+// a failed lookup when a list could not be read to its end.
+void resolveLongLists(const QString &keyPrefix, const QList<Sighting *> &sightings,
+                      QueueInspector &inspector);
+
 // Stage 4b: every candidate still Absent after the scan is looked up directly once more, just
 // before planning (its job id is known), so a job that moved back into a state the scan had
 // already read is seen. A re-check that finds it, or fails, replaces Absent; its sightings are

@@ -1,8 +1,9 @@
 #include "recovery/domainscan.h"
 
+#include "recovery/directlookup.h"
+#include "recovery/payloadrowid.h"
+
 #include <QHash>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSet>
 
 namespace reclaim {
@@ -23,21 +24,6 @@ constexpr qsizetype kUnreadableNamed = 20;
 QString stateOfKey(const QString &key)
 {
     return key == QLatin1String("wait") ? QStringLiteral("waiting") : key;
-}
-
-// The row id a job's payload names, or nullopt when the payload is not a JSON object.
-std::optional<QString> payloadJobId(const QByteArray &data)
-{
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(data, &err);
-    if (err.error != QJsonParseError::NoError || !doc.isObject())
-        return std::nullopt;
-    const QJsonValue v = doc.object().value(QStringLiteral("jobId"));
-    if (v.isString())
-        return v.toString();
-    if (v.isDouble())
-        return QString::number(v.toInteger());
-    return QString();
 }
 
 class Scan
@@ -172,6 +158,10 @@ private:
         return true;
     }
 
+    // Looks up by id each job the event log named, with its whole payload (the match reads
+    // data.jobId in it; a payload cut short could be anyone's). A job further from a list's tail
+    // than the probe walks is settled by reading the lists, as the direct lookup does; an answer
+    // that settles nothing makes the domain's unresolved candidates UNKNOWN.
     bool lookUpMoved(const QString &queue, const QStringList &ids)
     {
         if (ids.isEmpty())
@@ -180,8 +170,10 @@ private:
         refs.reserve(ids.size());
         for (const QString &id : ids)
             refs << JobRef{m_domain.keyPrefix, queue, id};
-        const auto seen = m_inspector.probe(refs);
+        const auto seen = m_inspector.probe(refs, PayloadSize::Whole);
         m_stats.movedLookedUp += static_cast<int>(ids.size());
+        QList<Sighting> sightings;
+        sightings.reserve(refs.size());
         for (qsizetype i = 0; i < refs.size(); ++i) {
             if (i >= seen.size() || !seen.at(i)) {
                 // A job that moved and could not be looked at could be any candidate's.
@@ -193,11 +185,31 @@ private:
                                              : QStringLiteral("no answer"));
                 return false;
             }
-            const Sighting &s = *seen.at(i);
-            if (!s.runnable() && !s.heldByWorker())
-                continue; // finished or gone: not evidence for anyone
-            ScanPage::Job job{refs.at(i).jobId, s.data};
-            match(queue, s.state, s.state, job);
+            sightings << *seen.at(i);
+        }
+        QList<Sighting *> longLists;
+        for (Sighting &s : sightings)
+            if (s.state == QLatin1String("list-unresolved"))
+                longLists << &s;
+        resolveLongLists(m_domain.keyPrefix, longLists, m_inspector);
+        for (const Sighting &s : std::as_const(sightings)) {
+            if (s.error) {
+                m_stats.error = QStringLiteral("could not find job %1 of %2, which moved during "
+                                               "the scan, in a long list: %3")
+                                    .arg(s.jobId, queue, *s.error);
+                return false;
+            }
+            if (s.runnable() || s.heldByWorker()) {
+                match(queue, s.state, s.state, ScanPage::Job{s.jobId, s.data});
+                continue;
+            }
+            if (!isNotRunnableState(s.state)) {
+                m_stats.error = QStringLiteral("job %1 of %2, which moved during the scan, was "
+                                               "seen in state '%3', which settles nothing")
+                                    .arg(s.jobId, queue, s.state);
+                return false;
+            }
+            // Finished or gone: not evidence for anyone.
         }
         return true;
     }
@@ -207,14 +219,16 @@ private:
     {
         if (!job.data)
             return; // an id without a job hash cannot run
-        const auto rowId = payloadJobId(*job.data);
-        if (!rowId) {
+        const PayloadRowId payload = readPayloadRowId(*job.data);
+        if (payload.read == PayloadRowId::Read::Unreadable) {
             ++m_stats.malformed;
             if (m_stats.unreadable.size() < kUnreadableNamed)
                 m_stats.unreadable << QStringLiteral("%1/%2/%3").arg(queue, state, job.id);
             return;
         }
-        const auto it = m_unresolved.constFind(*rowId);
+        if (payload.read == PayloadRowId::Read::NamesNone)
+            return; // read, and names no row: not a match
+        const auto it = m_unresolved.constFind(payload.rowId);
         if (it == m_unresolved.constEnd())
             return;
         CandidateVerdict &v = m_verdicts[it.value()];

@@ -5,6 +5,7 @@
 #include "recovery/approvedrecheck.h"
 #include "recovery/directlookup.h"
 #include "recovery/domainscan.h"
+#include "recovery/leasedinspector.h"
 #include "recovery/planner.h"
 
 #include <QElapsedTimer>
@@ -121,12 +122,16 @@ RunReport RecoveryRun::run(const RunRequest &request)
         }
     }
     rep.phases.lockMs = lap(phase);
+    // Every read from here on renews the lock as it goes (leasedinspector.h).
+    LeasedInspector inspector(m_inspector, lease);
 
     // 2. Candidates of every domain, all read before the queue is looked at.
     QList<QList<Candidate>> candidates;
     for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
         report(request, QStringLiteral("candidates"), static_cast<int>(i),
                static_cast<int>(m_config.domains.size()));
+        if (lease.held())
+            (void)lease.confirm();
         const DomainConfig &d = m_config.domains.at(i);
         DomainReport dr;
         dr.name = d.name;
@@ -143,7 +148,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
         report(request, QStringLiteral("lookup"), static_cast<int>(i),
                static_cast<int>(m_config.domains.size()));
         rep.domains[i].candidates =
-            lookUpDirectly(m_config.domains.at(i), candidates.at(i), m_inspector);
+            lookUpDirectly(m_config.domains.at(i), candidates.at(i), inspector);
     }
     rep.phases.lookupMs = lap(phase);
 
@@ -152,19 +157,22 @@ RunReport RecoveryRun::run(const RunRequest &request)
         report(request, QStringLiteral("scan"), static_cast<int>(i),
                static_cast<int>(m_config.domains.size()));
         rep.domains[i].scan = scanDomain(m_config.domains.at(i), rep.domains[i].candidates,
-                                         m_inspector, m_config.run.scanPageSize);
+                                         inspector, m_config.run.scanPageSize);
         // The queue moved on while it was read: what still looks absent is asked for by id.
         rep.domains[i].scan.rechecked =
-            recheckAbsent(m_config.domains.at(i), rep.domains[i].candidates, m_inspector);
+            recheckAbsent(m_config.domains.at(i), rep.domains[i].candidates, inspector);
     }
     rep.phases.scanMs = lap(phase);
 
     // 5. Plan.
     report(request, QStringLiteral("plan"), 0, 1);
-    for (qsizetype i = 0; i < m_config.domains.size(); ++i)
+    for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
+        if (lease.held())
+            (void)lease.confirm(); // planning reads PostgreSQL only: renew between domains
         rep.actions << planActions(
             m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
             rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
+    }
     rep.phases.planMs = lap(phase);
 
     // 6. Execute, each action on its own.

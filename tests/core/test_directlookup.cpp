@@ -50,6 +50,9 @@ private slots:
         QTest::newRow("failed") << QStringLiteral("failed") << Verdict::Absent;
         QTest::newRow("stray hash") << QStringLiteral("stray") << Verdict::Absent;
         QTest::newRow("no job") << QString() << Verdict::Absent;
+        // #28 case 6: only missing, stray, completed and failed mean "not runnable"; an answer
+        // this code does not know is "could not look".
+        QTest::newRow("unknown state") << QStringLiteral("archived") << Verdict::Unknown;
     }
     void stateToVerdict()
     {

@@ -286,11 +286,18 @@ private slots:
         QTest::addColumn<QByteArray>("payload");
         QTest::addColumn<int>("malformed");
         QTest::newRow("not json") << QByteArray("{jobId: vj_1") << 1;
-        QTest::newRow("json array") << QByteArray("[1,2]") << 1;
-        QTest::newRow("json string") << QByteArray("\"vj_1\"") << 1;
+        QTest::newRow("cut short") << QByteArray("{\"jobId\":\"vj_1\",\"video\":\"abc") << 1;
+        QTest::newRow("two values") << QByteArray("1 2") << 1;
         QTest::newRow("empty") << QByteArray("") << 1;
+        // #28 case 9: BullMQ takes any JSON as data. Such a job is read, and names no row.
+        QTest::newRow("json array") << QByteArray("[1,2]") << 0;
+        QTest::newRow("json string") << QByteArray("\"vj_1\"") << 0;
+        QTest::newRow("json number") << QByteArray("42") << 0;
+        QTest::newRow("json null") << QByteArray("null") << 0;
+        QTest::newRow("json true") << QByteArray(" true ") << 0;
         QTest::newRow("object without jobId") << QByteArray(R"({"videoId":"vd_1"})") << 0;
         QTest::newRow("object with null jobId") << QByteArray(R"({"jobId":null})") << 0;
+        QTest::newRow("fractional jobId") << QByteArray(R"({"jobId":12.5})") << 0;
     }
     void malformedPayloadsAreSkippedAndCounted()
     {
@@ -387,6 +394,123 @@ private slots:
         QVERIFY(
             verdicts.at(0).unknownReason.contains(QStringLiteral("video-generation/wait/old-7")));
         QCOMPARE(verdicts.at(1).verdict, Verdict::Scheduled);
+    }
+
+    // #28 case 9: ordinary jobs whose data is valid JSON naming no row leave an orphan ABSENT
+    // (they used to make it UNKNOWN on every run); a payload that is not JSON still makes it
+    // UNKNOWN.
+    void validJsonNamingNoRowLeavesTheOrphanAbsent()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        const QList<QByteArray> payloads{"\"text\"", "[1,2]", "null", "7", R"({"other":1})"};
+        for (qsizetype i = 0; i < payloads.size(); ++i)
+            queue.put(QStringLiteral("video-generation"), QStringLiteral("plain-%1").arg(i),
+                      QStringLiteral("waiting"), payloads.at(i));
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_orphan"), Verdict::Absent)};
+        ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QCOMPARE(stats.malformed, 0);
+        QCOMPARE(verdicts.first().verdict, Verdict::Absent);
+
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("broken"),
+                  QStringLiteral("waiting"), QByteArray("{\"jobId\":"));
+        verdicts = {provisional(QStringLiteral("vj_orphan"), Verdict::Absent)};
+        stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QCOMPARE(stats.malformed, 1);
+        QCOMPARE(verdicts.first().verdict, Verdict::Unknown);
+    }
+
+    // #28 case 8: a job that moved during the scan is looked up with its whole payload: a
+    // payload over the 16 KiB excerpt used to be cut, fail to parse, and make the domain UNKNOWN.
+    void movedJobWithALargePayloadIsMatched()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        const QByteArray big = QStringLiteral("{\"jobId\":\"vj_big\",\"blob\":\"%1\"}")
+                                   .arg(QString(40000, QLatin1Char('x')))
+                                   .toUtf8();
+        int actives = 0;
+        queue.afterScanPage = [&](const QString &q, const QString &state, qint64) {
+            if (q == QLatin1String("video-generation") && state == QLatin1String("active") &&
+                ++actives == 2)
+                queue.put(q, QStringLiteral("old-big"), QStringLiteral("delayed"), big);
+        };
+        queue.movedJobs = {QStringLiteral("old-big")};
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_big"), Verdict::Absent),
+                                         provisional(QStringLiteral("vj_orphan"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY2(!stats.error, qPrintable(stats.error.value_or(QString())));
+        QCOMPARE(stats.malformed, 0);
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.at(0).evidence.last().jobId, QStringLiteral("old-big"));
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Absent);
+    }
+
+    // #28 case 4: a job that moved during the scan into a list longer than the probe walks is
+    // answered "list-unresolved"; it is looked for in the lists, never dropped as gone.
+    void movedJobDeepInALongListIsLookedForInTheList()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.listsTooLong = true;
+        int actives = 0;
+        queue.afterScanPage = [&](const QString &q, const QString &state, qint64) {
+            if (q == QLatin1String("video-generation") && state == QLatin1String("active") &&
+                ++actives == 2)
+                queue.put(q, QStringLiteral("old-9"), QStringLiteral("waiting"),
+                          payloadFor(QStringLiteral("vj_retried")));
+        };
+        queue.movedJobs = {QStringLiteral("old-9")};
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_retried"), Verdict::Absent),
+                                         provisional(QStringLiteral("vj_orphan"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY2(!stats.error, qPrintable(stats.error.value_or(QString())));
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.at(0).evidence.last().state, QStringLiteral("waiting"));
+        QVERIFY(log.contains(QStringLiteral("queue:list:video-generation:wait")));
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Absent);
+
+        // The lists cannot be read: the moved job could be anyone's, so nothing is ABSENT.
+        CallLog log2;
+        FakeQueue failing(&log2);
+        failing.listsTooLong = true;
+        failing.listError = RedisError{RedisError::Kind::Moving, QStringLiteral("too fast")};
+        actives = 0;
+        failing.afterScanPage = [&](const QString &q, const QString &state, qint64) {
+            if (q == QLatin1String("video-generation") && state == QLatin1String("active") &&
+                ++actives == 2)
+                failing.put(q, QStringLiteral("old-9"), QStringLiteral("waiting"),
+                            payloadFor(QStringLiteral("vj_retried")));
+        };
+        failing.movedJobs = {QStringLiteral("old-9")};
+        verdicts = {provisional(QStringLiteral("vj_retried"), Verdict::Absent),
+                    provisional(QStringLiteral("vj_orphan"), Verdict::Absent)};
+        scanDomain(config.domains.at(0), verdicts, failing, 200);
+        QCOMPARE(verdicts.at(0).verdict, Verdict::Unknown);
+        QCOMPARE(verdicts.at(1).verdict, Verdict::Unknown);
+        QVERIFY2(verdicts.at(1).unknownReason.contains(QStringLiteral("too fast")),
+                 qPrintable(verdicts.at(1).unknownReason));
+    }
+
+    // #28 case 6: a moved job answered with a state this code does not know settles nothing:
+    // the unresolved candidates are UNKNOWN, not ABSENT.
+    void movedJobInAnUnknownStateMakesUnresolvedUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("old-3"),
+                  QStringLiteral("archived"), payloadFor(QStringLiteral("vj_1")));
+        queue.movedJobs = {QStringLiteral("old-3")};
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_1"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(stats.error);
+        QCOMPARE(verdicts.first().verdict, Verdict::Unknown);
+        QVERIFY2(verdicts.first().unknownReason.contains(QStringLiteral("archived")),
+                 qPrintable(verdicts.first().unknownReason));
     }
 
     // A finished job retained under the current id is not runnable: the lookup leaves the

@@ -3,6 +3,7 @@
 // trimmed past the mark is "cannot name them all", never a short, complete-looking list. Also a
 // mark taken on a log that did not exist yet, and an unreachable server (an error, not "nothing
 // moved").
+#include "bullmq/bullmqscripts.h"
 #include "service/redisadapters.h"
 #include "support/sandboxenv.h"
 
@@ -103,6 +104,61 @@ private slots:
         auto late = adapters.queue.movesSince(kPrefix, queue, fresh->mark);
         QVERIFY(late && late->complete);
         QCOMPARE(late->jobIds.size(), 7);
+    }
+
+    // #28 case 5. Redis 6.2 has no entries-added count, so the follower falls back to "is the
+    // mark's own entry still there". A mark taken on an empty or missing log is 0-0, which has
+    // no entry to look for: a log that was then filled and trimmed must not read as complete.
+    // No 6.2 server is packaged for Debian 12, so the script is asked to read as on 6.2.
+    void onRedis6AMarkOnAnEmptyLogCannotProveNothingWasTrimmed_data()
+    {
+        QTest::addColumn<int>("after");
+        QTest::addColumn<bool>("complete");
+        QTest::newRow("trimmed past the mark") << 60 << false;
+        // Without the entries-added count, nothing added to an empty log can be proven whole.
+        QTest::newRow("not trimmed, still unprovable") << 10 << false;
+    }
+    void onRedis6AMarkOnAnEmptyLogCannotProveNothingWasTrimmed()
+    {
+        QFETCH(int, after);
+        QFETCH(bool, complete);
+        const QString queue = QStringLiteral("log-redis6-%1").arg(after);
+        RedisConnection conn = redis(m_env);
+        auto asRedis6 = [&](const QByteArray &since) {
+            return bullmq::scripts::moves().runOne(conn, {eventsKey(queue)},
+                                                   {since, QByteArrayLiteral("50000"), "redis6"});
+        };
+        auto mark = asRedis6(QByteArray());
+        QVERIFY2(mark, qPrintable(mark ? QString() : mark.error().describe()));
+        QCOMPARE(mark->elements.at(0).toText(), QStringLiteral("0-0"));
+        addEvents(queue, after, QStringLiteral("after"), 30);
+        auto moves = asRedis6(mark->elements.at(0).toBytes().value_or(QByteArray()));
+        QVERIFY(moves);
+        QCOMPARE(moves->elements.at(1).toInteger().value_or(-1), complete ? 1 : 0);
+    }
+
+    // The 6.2 fallback still proves a mark whose own entry is still in the log (liveness), and
+    // catches one trimmed away.
+    void onRedis6AMarkOnABusyLogIsFollowed()
+    {
+        const QString queue = QStringLiteral("log-redis6-busy");
+        addEvents(queue, 20, QStringLiteral("before"), 30);
+        RedisConnection conn = redis(m_env);
+        auto asRedis6 = [&](const QByteArray &since) {
+            return bullmq::scripts::moves().runOne(conn, {eventsKey(queue)},
+                                                   {since, QByteArrayLiteral("50000"), "redis6"});
+        };
+        auto mark = asRedis6(QByteArray());
+        QVERIFY(mark);
+        addEvents(queue, 5, QStringLiteral("after"), 30);
+        auto moves = asRedis6(mark->elements.at(0).toBytes().value_or(QByteArray()));
+        QVERIFY(moves);
+        QCOMPARE(moves->elements.at(1).toInteger().value_or(-1), 1);
+        QCOMPARE(moves->elements.size(), 2 + 5);
+        addEvents(queue, 60, QStringLiteral("later"), 30);
+        auto trimmed = asRedis6(moves->elements.at(0).toBytes().value_or(QByteArray()));
+        QVERIFY(trimmed);
+        QCOMPARE(trimmed->elements.at(1).toInteger().value_or(-1), 0);
     }
 
     void unreachableRedisIsAnErrorNotNothingMoved()

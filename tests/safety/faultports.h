@@ -22,10 +22,12 @@ public:
         : m_inspector(inspector), m_writer(writer), m_lock(lock), m_hook(std::move(hook))
     {}
 
-    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override
+    using QueueInspector::probe;
+    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs,
+                                                PayloadSize payload) override
     {
         m_hook(QStringLiteral("lookup"));
-        return m_inspector.probe(jobs);
+        return m_inspector.probe(jobs, payload);
     }
     Expected<QSet<QString>, RedisError> listMembers(const QString &p, const QString &q,
                                                     const QString &l) override

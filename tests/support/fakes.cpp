@@ -29,7 +29,8 @@ QString FakeQueue::stateOf(const QString &queue, const QString &jobId) const
     return m_jobs.value(queue).value(jobId).state;
 }
 
-QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs)
+QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs,
+                                                       PayloadSize payload)
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:probe:%1").arg(jobs.size()));
@@ -52,7 +53,8 @@ QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs
             s.state = listsTooLong && inLists.contains(it->state)
                           ? QStringLiteral("list-unresolved")
                           : it->state;
-            s.data = it->data;
+            // As the real probe: an excerpt is the first 16 KiB.
+            s.data = payload == PayloadSize::Excerpt ? it->data.left(16384) : it->data;
             s.lockTtlMs = it->lockTtlMs;
         }
         out.append(s);

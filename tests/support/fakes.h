@@ -59,7 +59,9 @@ public:
     qint64 lockTtlMs = -2;
     qint64 generation = 0;
 
-    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs) override;
+    using QueueInspector::probe;
+    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs,
+                                                PayloadSize payload) override;
     Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
                                                     const QString &list) override;
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
@@ -122,8 +124,8 @@ public:
     std::optional<StoreError> budgetError;  // recentRequeues() fails while set
     std::optional<StoreError> intentError;  // recordIntent() fails while set
     QList<Action> audit;
-    QList<Action> intents; // recorded before each attempt, as the real store's "started" rows
-    QList<Rejection> rejections;               // active ones
+    QList<Action> intents;       // recorded before each attempt, as the real store's "started" rows
+    QList<Rejection> rejections; // active ones
     std::optional<StoreError> rejectionsError; // activeRejections() fails while set
 
     Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;

@@ -4,7 +4,7 @@
 --       7 paused (legacy list), 8 active, 9 meta
 -- ARGV: 1 the queue's key prefix ("bull:<queue>:"; a job's hash is prefix..id, as BullMQ's own
 --       scripts build it), 2 how many list elements the batch may walk per list,
---       3 max payload bytes returned per job, 4.. job ids
+--       3 max payload bytes returned per job (-1: the whole payload), 4.. job ids
 -- Returns nine values per id, in order: state, lockPttl, name, data, timestamp, processedOn,
 -- finishedOn, failedReason, attempts. state is a BullMQ state, "missing" (no job hash), "stray"
 -- (a hash in no state structure), "list-unresolved" (a list was longer than the walk limit:
@@ -86,7 +86,7 @@ local function lookUp(id, base)
     state = 'stray'
   end
   local data = f[2] or ''
-  if #data > maxData then data = string.sub(data, 1, maxData) end
+  if maxData >= 0 and #data > maxData then data = string.sub(data, 1, maxData) end
   out[base + 1] = state
   out[base + 2] = lockTtl
   out[base + 3] = f[1] or ''
