@@ -28,6 +28,12 @@
 //   counts         Queue.getJobCounts() of every state: prints {counts}. Opening the Queue
 //                  stamps the queue's meta with this version, as any producer would.
 //   pause          Queue.pause(): prints {paused: true}.
+//   bulk           Queue.addBulk of --count N jobs named --name N with --data JSON: prints
+//                  {added: N}.
+//   promote        --id ID: Job.promote() of a delayed job (it moves to the head of wait, as a
+//                  retry without lifo does): prints {id, state}.
+//   retry          --id ID: Job.retry() of a failed job (back to the head of wait): prints
+//                  {id, state}.
 //   state          --id ID: prints {id, state} (Job.getState()).
 //   version        prints {version} (the library's own version string).
 // Exit 0 on success, 2 on a usage error, 1 when Redis cannot be used.
@@ -264,6 +270,36 @@ async function pause(ctx) {
   await q.close();
 }
 
+async function bulk(ctx, args) {
+  const { Queue } = ctx.bullmq;
+  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
+  const data = JSON.parse(args.data || '{}');
+  const jobs = Array.from({ length: args.count || 1 }, () => ({ name: args.name || 'filler', data }));
+  await q.addBulk(jobs);
+  line({ added: jobs.length });
+  await q.close();
+}
+
+async function promote(ctx, args) {
+  const { Queue, Job } = ctx.bullmq;
+  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
+  const job = await Job.fromId(q, args.id);
+  if (!job) throw new Error(`no job ${args.id}`);
+  await job.promote();
+  line({ id: args.id, state: await q.getJobState(args.id) });
+  await q.close();
+}
+
+async function retry(ctx, args) {
+  const { Queue, Job } = ctx.bullmq;
+  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
+  const job = await Job.fromId(q, args.id);
+  if (!job) throw new Error(`no job ${args.id}`);
+  await job.retry('failed');
+  line({ id: args.id, state: await q.getJobState(args.id) });
+  await q.close();
+}
+
 async function state(ctx, args) {
   const { Queue } = ctx.bullmq;
   const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
@@ -297,7 +333,7 @@ async function main() {
   let raw = null;
   const client = () => (raw = raw || new IORedis(opts));
   const ctx = { bullmq, version, connection: opts, client, prefix: args.prefix || 'bull', queue: args.queue, argv: flags };
-  const commands = { produce, hold, add, work, pickup, counts, pause, state, version: async () => line({ version }) };
+  const commands = { produce, hold, add, work, pickup, counts, pause, bulk, promote, retry, state, version: async () => line({ version }) };
   if (!commands[command]) throw new UsageError(`unknown command '${command}'`);
   return (await commands[command](ctx, args)) || 0;
 }
