@@ -128,8 +128,16 @@ Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, c
                            QByteArray::number(count), bullmq::queueKeyPrefix(keyPrefix, queue),
                            withData ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
                            QByteArray::number(from.position)};
-    for (const QString &anchor : from.anchors)
+    // A sorted set's anchors go with the scores they were read with; a cursor without them (a
+    // list's, or the start) carries no anchors into a set.
+    const bool scored = !isList && from.scores.size() == from.anchors.size();
+    const QStringList anchors = isList || scored ? from.anchors : QStringList();
+    args << QByteArray::number(anchors.size());
+    for (const QString &anchor : anchors)
         args << anchor.toUtf8();
+    if (!isList)
+        for (qsizetype i = 0; i < anchors.size(); ++i)
+            args << from.scores.at(i).toUtf8();
     auto r = bullmq::scripts::scanPage().runOne(
         **conn,
         {bullmq::queueKey(keyPrefix, queue, state),
@@ -137,25 +145,35 @@ Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, c
         args);
     if (!r)
         return unexpected(r.error());
-    constexpr qsizetype kHead = 6;
-    if (!r->isArray() || r->elements.size() < kHead || (r->elements.size() - kHead) % 2 != 0)
+    constexpr qsizetype kHead = 7;
+    constexpr qsizetype kPerJob = 3;
+    if (!r->isArray() || r->elements.size() < kHead || (r->elements.size() - kHead) % kPerJob != 0)
         return unexpected(RedisError::unexpectedReply(QStringLiteral("scanpage")));
+    // Every number of the head is one, or the page proves nothing (a reply this code does not
+    // expect is "could not look", never a default that reads as "done" or "not paused").
+    for (qsizetype i = 0; i < 5; ++i)
+        if (r->elements.at(i).type != RedisValue::Type::Integer)
+            return unexpected(RedisError::unexpectedReply(QStringLiteral("scanpage")));
     const BullmqLayout layout = BullmqLayout::fromMetaVersion(r->elements.at(5).toText());
     if (!layout.readable())
         return unexpected(RedisError{RedisError::Kind::Layout, layout.refusal(queue)});
     ScanPage page;
-    page.stateSize = r->elements.at(0).toInteger().value_or(0);
-    page.queuePaused = r->elements.at(1).toInteger().value_or(0) == 1;
-    page.restarted = r->elements.at(2).toInteger().value_or(0) == 1;
-    page.done = r->elements.at(3).toInteger().value_or(0) == 1;
-    const qint64 position = r->elements.at(4).toInteger().value_or(0);
-    for (qsizetype i = kHead; i + 1 < r->elements.size(); i += 2) {
+    page.pauseMovesJobs = layout.family != BullmqLayout::Family::Bullmq6;
+    page.stateSize = r->elements.at(0).integer;
+    page.queuePaused = r->elements.at(1).integer == 1;
+    page.restarted = r->elements.at(2).integer == 1;
+    page.done = r->elements.at(3).integer == 1;
+    const qint64 position = r->elements.at(4).integer;
+    page.continuedFrom = r->elements.at(6).toText();
+    QStringList scores;
+    for (qsizetype i = kHead; i + kPerJob - 1 < r->elements.size(); i += kPerJob) {
         ScanPage::Job job;
         job.id = r->elements.at(i).toText();
         const RedisValue &data = r->elements.at(i + 1);
         if (withData && !data.isNil())
             job.data = data.toBytes();
         page.jobs << job;
+        scores << r->elements.at(i + 2).toText();
     }
     // The next page starts next to the ids read furthest: several, so one of them taken away
     // (a job completing in `active`) does not send the reader back to the start.
@@ -163,8 +181,12 @@ Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, c
         page.next = from;
     } else {
         page.next.position = position;
-        for (qsizetype i = page.jobs.size() - 1; i >= 0 && page.next.anchors.size() < kAnchors; --i)
+        for (qsizetype i = page.jobs.size() - 1; i >= 0 && page.next.anchors.size() < kAnchors;
+             --i) {
             page.next.anchors << page.jobs.at(i).id;
+            if (!isList)
+                page.next.scores << scores.at(i);
+        }
     }
     return page;
 }
@@ -180,14 +202,47 @@ Expected<QueueMoves, RedisError> BullmqQueue::movesSince(const QString &keyPrefi
         {since.toUtf8(), QByteArray::number(kMovesRead)});
     if (!r)
         return unexpected(r.error());
-    if (!r->isArray() || r->elements.size() < 2)
+    if (!r->isArray() || r->elements.size() < 3)
         return unexpected(RedisError::unexpectedReply(QStringLiteral("moves")));
     QueueMoves moves;
     moves.mark = r->elements.at(0).toText();
     moves.complete = r->elements.at(1).toInteger().value_or(0) == 1;
-    for (qsizetype i = 2; i < r->elements.size(); ++i)
+    moves.pausedOrResumed = r->elements.at(2).toInteger().value_or(1) != 0;
+    for (qsizetype i = 3; i < r->elements.size(); ++i)
         moves.jobIds << r->elements.at(i).toText();
     return moves;
+}
+
+Expected<PrioritizedSince, RedisError>
+BullmqQueue::prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark)
+{
+    auto conn = m_link.connection();
+    if (!conn)
+        return unexpected(conn.error());
+    auto r = bullmq::scripts::prioritized().runOne(
+        **conn,
+        {bullmq::queueKey(keyPrefix, queue, QStringLiteral("prioritized")),
+         bullmq::queueKey(keyPrefix, queue, QStringLiteral("pc")),
+         bullmq::queueKey(keyPrefix, queue, QStringLiteral("meta"))},
+        {bullmq::queueKeyPrefix(keyPrefix, queue), mark.toUtf8(), QByteArrayLiteral("1")});
+    if (!r)
+        return unexpected(r.error());
+    if (!r->isArray() || r->elements.size() < 2 || r->elements.size() % 2 != 0 ||
+        r->elements.at(0).toText().isEmpty())
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("prioritized")));
+    const BullmqLayout layout = BullmqLayout::fromMetaVersion(r->elements.at(1).toText());
+    if (!layout.readable())
+        return unexpected(RedisError{RedisError::Kind::Layout, layout.refusal(queue)});
+    PrioritizedSince out;
+    out.mark = r->elements.at(0).toText();
+    for (qsizetype i = 2; i + 1 < r->elements.size(); i += 2) {
+        ScanPage::Job job;
+        job.id = r->elements.at(i).toText();
+        if (!r->elements.at(i + 1).isNil())
+            job.data = r->elements.at(i + 1).toBytes();
+        out.jobs << job;
+    }
+    return out;
 }
 
 Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, const QString &name,

@@ -26,6 +26,8 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    Expected<PrioritizedSince, RedisError>
+    prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;
     qint64 roundTrips() const override;
 
     // Same id, retained job (SPEC §4): a retained completed/failed job under the id is removed

@@ -22,6 +22,12 @@ const LuaScript &moves()
     return s;
 }
 
+const LuaScript &prioritized()
+{
+    static const LuaScript s("prioritized", lua::prioritized);
+    return s;
+}
+
 const LuaScript &enqueue()
 {
     static const LuaScript s("enqueue", lua::enqueue);

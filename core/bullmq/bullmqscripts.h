@@ -8,6 +8,7 @@ namespace reclaim::bullmq::scripts {
 const LuaScript &probe();
 const LuaScript &scanPage();
 const LuaScript &moves();
+const LuaScript &prioritized();
 const LuaScript &enqueue();
 
 } // namespace reclaim::bullmq::scripts

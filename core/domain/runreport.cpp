@@ -206,6 +206,9 @@ QJsonObject RunReport::toJson() const
             {QStringLiteral("malformed"), d.scan.malformed},
             {QStringLiteral("unreadable"), QJsonArray::fromStringList(d.scan.unreadable)},
             {QStringLiteral("restarts"), d.scan.restarts},
+            {QStringLiteral("rereads"), d.scan.rereads},
+            {QStringLiteral("queueRereads"), d.scan.queueRereads},
+            {QStringLiteral("reprioritized"), d.scan.reprioritized},
             {QStringLiteral("rechecked"), d.scan.rechecked},
             {QStringLiteral("movedLookedUp"), d.scan.movedLookedUp}};
         if (d.scan.error)

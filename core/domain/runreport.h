@@ -42,6 +42,9 @@ struct ScanStats
     int pages = 0;
     qint64 jobsRead = 0;
     int restarts = 0;      // pages that started a state again because every anchor had left it
+    int rereads = 0;       // states read again: the page continued from a job that had moved
+    int queueRereads = 0;  // queues read again: paused or resumed while they were read
+    int reprioritized = 0; // jobs that entered `prioritized` while it was read, read again
     int rechecked = 0;     // candidates still absent after the scan, looked up directly once more
     int movedLookedUp = 0; // jobs the event log said moved during the scan, looked up by id
     int malformed = 0;     // jobs whose payload could not be parsed: any candidate's job, maybe

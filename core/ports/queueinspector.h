@@ -29,15 +29,26 @@ struct ScanCursor
 {
     QStringList anchors; // furthest read first; empty: the start of the state
     qint64 position = 0; // where anchors.first() was (the adapter's own coordinate)
+    // In a sorted set, the score each anchor was read with: an anchor whose score changed has
+    // moved, and proves nothing about where the reader was. Empty for a list.
+    QStringList scores;
 };
 
 struct ScanPage
 {
     qint64 stateSize = 0;     // length of the list / cardinality of the set when the page was read
     bool queuePaused = false; // the queue's meta says paused: its waiting jobs are "paused"
-    bool done = false;        // the state was read to its end
-    bool restarted = false;   // every anchor had left the state: this page is from its start again
-    ScanCursor next;          // where the page after this one starts
+    // Pausing or resuming this queue moves its waiting jobs between the `wait` and `paused`
+    // lists (bullmq before 6, or a queue no Queue has stamped: assume it does). In 6.x a pause
+    // is a flag, and a resume moves only what an older release left in `paused`.
+    bool pauseMovesJobs = true;
+    bool done = false;      // the state was read to its end
+    bool restarted = false; // every anchor had left the state: this page is from its start again
+    // The anchor this page continued from (empty: from the start). A job that moved after it
+    // was read and came back (a retry) is no proof: the caller, following the event log, reads
+    // the state again from its start when this one moved.
+    QString continuedFrom;
+    ScanCursor next; // where the page after this one starts
     struct Job
     {
         QString id;
@@ -52,6 +63,17 @@ struct QueueMoves
     QString mark;         // where the log is now (opaque): pass it back to ask what moved since
     bool complete = true; // false: entries after the mark may be gone (trimmed), names missing
     QStringList jobIds;   // each job with an event after the mark, once
+    // The queue was paused or resumed after the mark (the event names no job): BullMQ before 6
+    // renames `wait` to `paused` and back, under a reader's feet.
+    bool pausedOrResumed = false;
+};
+
+// The jobs that entered a queue's `prioritized` set after a mark of its priority counter (a
+// changePriority writes no event, and can move a job behind a reader paging through the set).
+struct PrioritizedSince
+{
+    QString mark;              // the counter now: pass it back to ask what entered since
+    QList<ScanPage::Job> jobs; // each with its payload
 };
 
 // How many pages a reader may take over a state whose first page saw `size` jobs: enough to
@@ -102,6 +124,11 @@ public:
     // What moved in `queue` since `since` (a mark from an earlier call; empty: take a mark only).
     virtual Expected<QueueMoves, RedisError>
     movesSince(const QString &keyPrefix, const QString &queue, const QString &since) = 0;
+
+    // The jobs in `prioritized` now that entered it after `mark` (a mark from an earlier call;
+    // empty: take a mark only), in one atomic read.
+    virtual Expected<PrioritizedSince, RedisError>
+    prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) = 0;
 
     virtual qint64 roundTrips() const = 0;
 };

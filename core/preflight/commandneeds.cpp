@@ -39,14 +39,19 @@ void addQueue(QList<CommandNeed> &out, const QString &prefix, const QString &que
         probeKeys, {keyPrefix, QByteArrayLiteral("10"), QByteArrayLiteral("1"), kJobId});
     out.append(CommandNeed{
         QStringLiteral("EVALSHA probe.lua on %1*").arg(QString::fromUtf8(keyPrefix)), probe});
-    out.append(CommandNeed{
-        QStringLiteral("EVALSHA scanpage.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
-        bullmq::scripts::scanPage().evalsha(
-            {k("wait"), k("meta")}, {QByteArrayLiteral("list"), QByteArrayLiteral("1"), keyPrefix,
-                                     QByteArrayLiteral("0"), QByteArrayLiteral("0")})});
+    out.append(
+        CommandNeed{QStringLiteral("EVALSHA scanpage.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
+                    bullmq::scripts::scanPage().evalsha(
+                        {k("wait"), k("meta")},
+                        {QByteArrayLiteral("list"), QByteArrayLiteral("1"), keyPrefix,
+                         QByteArrayLiteral("0"), QByteArrayLiteral("0"), QByteArrayLiteral("0")})});
     out.append(CommandNeed{
         QStringLiteral("EVALSHA moves.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
         bullmq::scripts::moves().evalsha({k("events")}, {QByteArray(), QByteArrayLiteral("1")})});
+    out.append(CommandNeed{
+        QStringLiteral("EVALSHA prioritized.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
+        bullmq::scripts::prioritized().evalsha({k("prioritized"), k("pc"), k("meta")},
+                                               {keyPrefix, QByteArray(), QByteArrayLiteral("1")})});
     out.append(CommandNeed{
         QStringLiteral("EVALSHA enqueue.lua on %1*").arg(QString::fromUtf8(keyPrefix)),
         bullmq::scripts::enqueue().evalsha(
@@ -83,12 +88,15 @@ void addQueue(QList<CommandNeed> &out, const QString &prefix, const QString &que
     for (const char *set : {"completed", "failed"})
         need(QStringLiteral("enqueue.lua"), cmd({"ZREM", k(set), "x"}));
     for (const char *set : {"completed", "failed", "delayed", "prioritized", "waiting-children"}) {
-        need(QStringLiteral("probe.lua, enqueue.lua"), cmd({"ZSCORE", k(set), "x"}));
+        need(QStringLiteral("probe.lua, scanpage.lua, enqueue.lua"), cmd({"ZSCORE", k(set), "x"}));
         need(QStringLiteral("scanpage.lua"), cmd({"ZCARD", k(set)}));
         need(QStringLiteral("scanpage.lua"), cmd({"ZRANGE", k(set), "0", "1"}));
         need(QStringLiteral("scanpage.lua"), cmd({"ZRANK", k(set), "x"}));
     }
     need(QStringLiteral("enqueue.lua"), cmd({"GET", generationKey}));
+    need(QStringLiteral("prioritized.lua"), cmd({"GET", k("pc")}));
+    need(QStringLiteral("prioritized.lua"),
+         cmd({"ZRANGEBYSCORE", k("prioritized"), "-inf", "+inf", "LIMIT", "0", "1"}));
 }
 
 } // namespace

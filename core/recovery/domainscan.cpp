@@ -11,7 +11,8 @@ namespace reclaim {
 QStringList scanOrder()
 {
     return {QStringLiteral("active"),  QStringLiteral("waiting-children"),
-            QStringLiteral("delayed"), QStringLiteral("prioritized"),
+            QStringLiteral("delayed"), QStringLiteral("paused"),
+            QStringLiteral("wait"),    QStringLiteral("prioritized"),
             QStringLiteral("paused"),  QStringLiteral("wait"),
             QStringLiteral("active")};
 }
@@ -20,11 +21,22 @@ namespace {
 
 // How many unreadable job ids a report names; the count covers the rest.
 constexpr qsizetype kUnreadableNamed = 20;
+// How many times a queue is read from the start when it was paused or resumed during a read.
+constexpr int kQueuePasses = 3;
 
 QString stateOfKey(const QString &key)
 {
     return key == QLatin1String("wait") ? QStringLiteral("waiting") : key;
 }
+
+// Where a state's reader stands: the adapter's cursor, and from which of the scan's event-log
+// reads on the jobs it is anchored to could have moved (its page was read after the read before
+// that one: a move in that read may be just before the page, which re-reading covers anyway).
+struct Reader
+{
+    ScanCursor cursor;
+    qsizetype movesFrom = 0;
+};
 
 class Scan
 {
@@ -40,13 +52,49 @@ public:
 
     bool needed() const { return !m_unresolved.isEmpty(); }
 
-    // Reads one state to its end; false when it could not (stats.error says why).
-    bool readState(const QString &queue, const QString &state)
+    // Reads one state from `reader` to its end, leaving `reader` where the last page ended;
+    // false when it could not (stats.error says why). Re-reading is safe, skipping is not: a
+    // page that continued from a job that moved after it was read (left and came back: a retry,
+    // a backoff) proves nothing about what lay between, so the state is read again from its
+    // start; past the page budget the state is "could not look".
+    bool readState(const QString &queue, const QString &state, Reader &reader)
     {
-        ScanCursor cursor;
+        if (state != QLatin1String("prioritized"))
+            return readPages(queue, state, reader);
+        // A changePriority writes no event and can move a job from ahead of the reader to
+        // behind it: after the pages, every job that entered the set since they began is read
+        // at once (prioritized.lua).
+        auto mark = m_inspector.prioritizedSince(m_domain.keyPrefix, queue, QString());
+        if (!mark) {
+            m_stats.error = QStringLiteral("could not mark the priority counter of %1: %2")
+                                .arg(queue, mark.error().describe());
+            return false;
+        }
+        if (!readPages(queue, state, reader))
+            return false;
+        if (m_unresolved.isEmpty())
+            return true;
+        auto since = m_inspector.prioritizedSince(m_domain.keyPrefix, queue, mark->mark);
+        if (!since) {
+            m_stats.error =
+                QStringLiteral("could not read the jobs prioritized in %1 during the scan: %2")
+                    .arg(queue, since.error().describe());
+            return false;
+        }
+        m_stats.jobsRead += since->jobs.size();
+        m_stats.reprioritized += static_cast<int>(since->jobs.size());
+        for (const ScanPage::Job &job : std::as_const(since->jobs))
+            match(queue, state, state, job);
+        return true;
+    }
+
+    bool readPages(const QString &queue, const QString &state, Reader &reader)
+    {
         qint64 budget = -1;
         for (int pages = 0; !m_unresolved.isEmpty(); ++pages) {
-            auto page = m_inspector.scanPage(m_domain.keyPrefix, queue, state, cursor, m_pageSize);
+            const qsizetype readAt = m_movesLog.size();
+            auto page =
+                m_inspector.scanPage(m_domain.keyPrefix, queue, state, reader.cursor, m_pageSize);
             if (!page) {
                 m_stats.error = QStringLiteral("scan of %1/%2 failed after %3 pages: %4")
                                     .arg(queue, state)
@@ -59,6 +107,7 @@ public:
             m_stats.restarts += page->restarted ? 1 : 0;
             if (budget < 0)
                 budget = scanPageBudget(page->stateSize, m_pageSize);
+            notePaused(*page, state);
             const QString seenAs = page->queuePaused && state == QLatin1String("wait")
                                        ? QStringLiteral("paused")
                                        : stateOfKey(state);
@@ -66,18 +115,31 @@ public:
                 match(queue, state, seenAs, job);
             if (!followMoves(queue))
                 return false;
-            if (page->done)
-                return true;
+            const bool anchorMoved =
+                !page->continuedFrom.isEmpty() && movedSince(reader.movesFrom, page->continuedFrom);
+            if (anchorMoved) {
+                ++m_stats.rereads;
+                reader = Reader{};
+            } else {
+                if (page->done) {
+                    // Where the next read of this state (a continuation) starts.
+                    reader.cursor = page->next;
+                    reader.movesFrom = readAt;
+                    return true;
+                }
+                reader.cursor = page->next;
+                reader.movesFrom = readAt;
+            }
             if (pages + 1 >= budget) {
                 m_stats.error =
                     QStringLiteral("%1/%2 moved faster than the scan could read it (%3 pages, "
-                                   "%4 restarts)")
+                                   "%4 restarts, %5 re-reads)")
                         .arg(queue, state)
                         .arg(pages + 1)
-                        .arg(m_stats.restarts);
+                        .arg(m_stats.restarts)
+                        .arg(m_stats.rereads);
                 return false;
             }
-            cursor = page->next;
         }
         return true;
     }
@@ -87,10 +149,12 @@ public:
     // scan had read); false when the queue could not be read to the end. The log is followed
     // after every page, not once at the end: BullMQ trims it to a fixed length, and a busy queue
     // writes that many entries in about a second — far less than one scan of a large queue, but
-    // far more than one page takes.
+    // far more than one page takes. A pause or resume during the read (BullMQ before 6 renames
+    // `wait` to `paused` and back; the event names no job) makes the whole queue read again.
     bool readQueue(const QString &queue)
     {
         m_moved.clear();
+        m_movesLog.clear();
         auto mark = m_inspector.movesSince(m_domain.keyPrefix, queue, QString());
         if (!mark) {
             m_stats.error = QStringLiteral("could not read the event log of %1: %2")
@@ -98,9 +162,31 @@ public:
             return false;
         }
         m_mark = mark->mark;
-        for (const QString &state : scanOrder())
-            if (!m_unresolved.isEmpty() && !readState(queue, state))
+        for (int pass = 1; !m_unresolved.isEmpty(); ++pass) {
+            m_pausedSeen.reset();
+            m_pauseMoved = false;
+            m_pauseMatters = false;
+            QHash<QString, Reader> readers; // a state read twice continues where it ended
+            for (const QString &state : scanOrder()) {
+                if (m_unresolved.isEmpty())
+                    break;
+                Reader fresh;
+                Reader &reader = state == QLatin1String("active") ? fresh : readers[state];
+                if (!readState(queue, state, reader))
+                    return false;
+            }
+            if (!m_pauseMoved || !m_pauseMatters)
+                break;
+            ++m_stats.queueRereads;
+            if (pass >= kQueuePasses) {
+                m_stats.error = QStringLiteral("%1 was paused or resumed during each of %2 reads "
+                                               "of it: its waiting jobs moved between lists "
+                                               "under the reader")
+                                    .arg(queue)
+                                    .arg(pass);
                 return false;
+            }
+        }
         if (m_unresolved.isEmpty())
             return true;
         if (!followMoves(queue))
@@ -136,6 +222,28 @@ public:
     ScanStats &stats() { return m_stats; }
 
 private:
+    // A page saw the queue's paused flag: a change within one read of the queue means its lists
+    // may have been renamed between pages. That matters where a pause or resume moves jobs
+    // between lists: bullmq before 6, or a `paused` list an older release left behind.
+    void notePaused(const ScanPage &page, const QString &state)
+    {
+        m_pauseMatters = m_pauseMatters || page.pauseMovesJobs ||
+                         (state == QLatin1String("paused") && page.stateSize > 0);
+        if (!m_pausedSeen)
+            m_pausedSeen = page.queuePaused;
+        else if (*m_pausedSeen != page.queuePaused)
+            m_pauseMoved = true;
+    }
+
+    // Whether the event log named `jobId` in any of its reads from `from` on.
+    bool movedSince(qsizetype from, const QString &jobId) const
+    {
+        for (qsizetype i = qMax<qsizetype>(0, from); i < m_movesLog.size(); ++i)
+            if (m_movesLog.at(i).contains(jobId))
+                return true;
+        return false;
+    }
+
     // Collects the jobs the queue's event log names since the last mark; false when entries
     // after the mark are gone, so the jobs that moved cannot all be named.
     bool followMoves(const QString &queue)
@@ -153,8 +261,10 @@ private:
             return false;
         }
         m_mark = moves->mark;
-        for (const QString &id : std::as_const(moves->jobIds))
-            m_moved.insert(id);
+        QSet<QString> named(moves->jobIds.cbegin(), moves->jobIds.cend());
+        m_moved.unite(named);
+        m_movesLog.append(std::move(named));
+        m_pauseMoved = m_pauseMoved || moves->pausedOrResumed;
         return true;
     }
 
@@ -249,8 +359,12 @@ private:
     QueueInspector &m_inspector;
     const int m_pageSize;
     QHash<QString, qsizetype> m_unresolved;
-    QString m_mark;        // the queue's event log, read up to here
-    QSet<QString> m_moved; // jobs the log named since the queue's scan began
+    QString m_mark;                   // the queue's event log, read up to here
+    QSet<QString> m_moved;            // jobs the log named since the queue's scan began
+    QList<QSet<QString>> m_movesLog;  // what each read of the log named, in order
+    std::optional<bool> m_pausedSeen; // the queue's paused flag, as this pass first saw it
+    bool m_pauseMoved = false;        // paused or resumed during this pass
+    bool m_pauseMatters = false;      // ... and that can move this queue's waiting jobs
     ScanStats m_stats;
 };
 

@@ -11,7 +11,9 @@ namespace reclaim {
 // The runnable states, in the order they are read: upstream first (a job promoted from delayed
 // into wait, or released from waiting-children, moves to a state not read yet), and active both
 // first and last (a job retried or moved back out of active after the first read is seen
-// upstream; one taken into active while the scan runs is seen by the last).
+// upstream; one taken into active while the scan runs is seen by the last). `prioritized` after
+// `wait`, and `paused` and `wait` once more after it, continuing where they ended: changePriority
+// writes no event, and moves a job from wait to prioritized or back to the head of wait.
 QStringList scanOrder();
 
 // Updates `verdicts` in place (found → Scheduled; a failed page, a state that moved faster than

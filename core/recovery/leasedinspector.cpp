@@ -38,4 +38,12 @@ LeasedInspector::movesSince(const QString &keyPrefix, const QString &queue, cons
     return m_inner.movesSince(keyPrefix, queue, since);
 }
 
+Expected<PrioritizedSince, RedisError> LeasedInspector::prioritizedSince(const QString &keyPrefix,
+                                                                         const QString &queue,
+                                                                         const QString &mark)
+{
+    keepAlive();
+    return m_inner.prioritizedSince(keyPrefix, queue, mark);
+}
+
 } // namespace reclaim

@@ -28,12 +28,17 @@
 //   counts         Queue.getJobCounts() of every state: prints {counts}. Opening the Queue
 //                  stamps the queue's meta with this version, as any producer would.
 //   pause          Queue.pause(): prints {paused: true}.
-//   bulk           Queue.addBulk of --count N jobs named --name N with --data JSON: prints
-//                  {added: N}.
+//   bulk           Queue.addBulk of --count N jobs named --name N with --data JSON and --opts
+//                  JSON: prints {added: N}.
+//   take           a Worker's manual getNextJob of --count N jobs, one after the other, each
+//                  completed, or failed when its data has "fail": true (a retry or a backoff
+//                  follows the job's own attempts): prints {taken: [ids]}.
 //   promote        --id ID: Job.promote() of a delayed job (it moves to the head of wait, as a
 //                  retry without lifo does): prints {id, state}.
 //   retry          --id ID: Job.retry() of a failed job (back to the head of wait): prints
 //                  {id, state}.
+//   priority       --id ID --priority N: Job.changePriority({priority: N}) (no event is
+//                  written): prints {id, state}.
 //   state          --id ID: prints {id, state} (Job.getState()).
 //   version        prints {version} (the library's own version string).
 // Exit 0 on success, 2 on a usage error, 1 when Redis cannot be used.
@@ -274,10 +279,28 @@ async function bulk(ctx, args) {
   const { Queue } = ctx.bullmq;
   const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
   const data = JSON.parse(args.data || '{}');
-  const jobs = Array.from({ length: args.count || 1 }, () => ({ name: args.name || 'filler', data }));
+  const opts = args.opts ? JSON.parse(args.opts) : {};
+  const jobs = Array.from({ length: args.count || 1 }, () => ({ name: args.name || 'filler', data, opts }));
   await q.addBulk(jobs);
   line({ added: jobs.length });
   await q.close();
+}
+
+async function take(ctx, args) {
+  const { Worker } = ctx.bullmq;
+  const w = new Worker(ctx.queue, null, { connection: ctx.connection, prefix: ctx.prefix, autorun: false });
+  w.on('error', (e) => process.stderr.write(`worker: ${errText(e)}\n`));
+  const token = `scenario-take-${process.pid}`;
+  const taken = [];
+  for (let i = 0; i < (args.count || 1); i++) {
+    const job = await w.getNextJob(token, { block: false });
+    if (!job) break;
+    if (job.data && job.data.fail) await job.moveToFailed(new Error('scenario failure'), token, false);
+    else await job.moveToCompleted({ ok: true }, token, false);
+    taken.push(job.id);
+  }
+  line({ taken });
+  await w.close();
 }
 
 async function promote(ctx, args) {
@@ -296,6 +319,16 @@ async function retry(ctx, args) {
   const job = await Job.fromId(q, args.id);
   if (!job) throw new Error(`no job ${args.id}`);
   await job.retry('failed');
+  line({ id: args.id, state: await q.getJobState(args.id) });
+  await q.close();
+}
+
+async function priority(ctx, args) {
+  const { Queue, Job } = ctx.bullmq;
+  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
+  const job = await Job.fromId(q, args.id);
+  if (!job) throw new Error(`no job ${args.id}`);
+  await job.changePriority({ priority: args.priority || 0 });
   line({ id: args.id, state: await q.getJobState(args.id) });
   await q.close();
 }
@@ -324,7 +357,7 @@ async function main() {
   }
   const args = parseArgs(flags, {
     bullmq: 'string', redis: 'string', prefix: 'string', queue: 'string', id: 'string', name: 'string',
-    data: 'string', opts: 'string', count: 'int', 'timeout-ms': 'int',
+    data: 'string', opts: 'string', count: 'int', 'timeout-ms': 'int', priority: 'int',
   });
   if (!args.bullmq) throw new UsageError('--bullmq DIR is required');
   if (!args.queue) throw new UsageError('--queue Q is required');
@@ -333,7 +366,7 @@ async function main() {
   let raw = null;
   const client = () => (raw = raw || new IORedis(opts));
   const ctx = { bullmq, version, connection: opts, client, prefix: args.prefix || 'bull', queue: args.queue, argv: flags };
-  const commands = { produce, hold, add, work, pickup, counts, pause, bulk, promote, retry, state, version: async () => line({ version }) };
+  const commands = { produce, hold, add, work, pickup, counts, pause, bulk, take, promote, retry, priority, state, version: async () => line({ version }) };
   if (!commands[command]) throw new UsageError(`unknown command '${command}'`);
   return (await commands[command](ctx, args)) || 0;
 }

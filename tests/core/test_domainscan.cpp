@@ -151,7 +151,8 @@ private slots:
         QCOMPARE(stats.jobsRead, 450);
     }
 
-    // The states are read upstream first, active both first and last, queue by queue.
+    // The states are read upstream first, active both first and last, queue by queue; paused
+    // and wait again after prioritized, continuing where they ended (#28 case 3).
     void upstreamFirstActiveTwice()
     {
         const ReclaimConfig config = fakeConfig();
@@ -161,8 +162,8 @@ private slots:
         const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
         QStringList expected;
         for (const QString &q : config.domains.at(0).queues)
-            for (const char *s : {"active", "waiting-children", "delayed", "prioritized", "paused",
-                                  "wait", "active"})
+            for (const char *s : {"active", "waiting-children", "delayed", "paused", "wait",
+                                  "prioritized", "paused", "wait", "active"})
                 expected << QStringLiteral("%1:%2:0").arg(q, QLatin1String(s));
         QCOMPARE(scanEntries(log), expected);
         QCOMPARE(verdicts.first().verdict, Verdict::Absent);
@@ -511,6 +512,95 @@ private slots:
         QCOMPARE(verdicts.first().verdict, Verdict::Unknown);
         QVERIFY2(verdicts.first().unknownReason.contains(QStringLiteral("archived")),
                  qPrintable(verdicts.first().unknownReason));
+    }
+
+    // #28 case 1: a page that continued from an anchor the event log says moved after it was
+    // read proves nothing about what lay between: the state is read again from its start.
+    void aPageContinuingFromAMovedAnchorReadsTheStateAgain()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        for (int i = 0; i < 5; ++i)
+            queue.put(QStringLiteral("video-export"), QStringLiteral("w%1").arg(i),
+                      QStringLiteral("waiting"), payloadFor(QStringLiteral("x%1").arg(i)));
+        int waitPages = 0;
+        queue.afterScanPage = [&](const QString &q, const QString &state, qint64) {
+            if (q != QLatin1String("video-export") || state != QLatin1String("wait"))
+                return;
+            // After the first page, the job it ended at moves (and is named by the log once).
+            ++waitPages;
+            queue.movedJobs = waitPages == 1 ? QStringList{QStringLiteral("w1")} : QStringList{};
+        };
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("nobody"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 2);
+        QVERIFY2(!stats.error, qPrintable(stats.error.value_or(QString())));
+        QCOMPARE(stats.rereads, 1);
+        const QStringList wait = scanEntries(log).filter(QStringLiteral("video-export:wait:"));
+        // 0, 2 (continued from the moved w1: read again), then 0, 2, 4, and the continuation.
+        QCOMPARE(wait.mid(0, 5), (QStringList{QStringLiteral("video-export:wait:0"),
+                                              QStringLiteral("video-export:wait:2"),
+                                              QStringLiteral("video-export:wait:0"),
+                                              QStringLiteral("video-export:wait:2"),
+                                              QStringLiteral("video-export:wait:4")}));
+        QCOMPARE(verdicts.first().verdict, Verdict::Absent);
+    }
+
+    // #28 case 2: a pause or resume during the read makes the queue read again; one that keeps
+    // happening makes the unresolved UNKNOWN after three reads, never ABSENT.
+    void aPauseDuringEveryReadMakesUnresolvedUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.pausedOrResumed = true;
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("nobody"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY(stats.error);
+        QCOMPARE(stats.queueRereads, 3);
+        QCOMPARE(verdicts.first().verdict, Verdict::Unknown);
+        QVERIFY2(verdicts.first().unknownReason.contains(QStringLiteral("paused or resumed")),
+                 qPrintable(verdicts.first().unknownReason));
+
+        // Once: the queue is read again and the scan concludes.
+        CallLog log2;
+        FakeQueue once(&log2);
+        once.pausedOrResumed = true;
+        int marks = 0;
+        once.afterScanPage = [&](const QString &, const QString &state, qint64) {
+            if (state == QLatin1String("active") && ++marks == 2)
+                once.pausedOrResumed = false;
+        };
+        verdicts = {provisional(QStringLiteral("nobody"), Verdict::Absent)};
+        const ScanStats again = scanDomain(config.domains.at(0), verdicts, once, 200);
+        QVERIFY2(!again.error, qPrintable(again.error.value_or(QString())));
+        QCOMPARE(again.queueRereads, 1);
+        QCOMPARE(verdicts.first().verdict, Verdict::Absent);
+    }
+
+    // #28 case 3: the jobs that entered `prioritized` while it was read (changePriority writes
+    // no event) are read once more after its pages, from a mark taken before them.
+    void jobsPrioritizedDuringTheReadAreReadAgain()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.newlyPrioritized = {QStringLiteral("old-4")};
+        // The job enters `prioritized` behind the reader, after its page: only the read since
+        // the mark can see it.
+        queue.afterScanPage = [&](const QString &q, const QString &state, qint64) {
+            if (q == QLatin1String("video-generation") && state == QLatin1String("prioritized"))
+                queue.put(q, QStringLiteral("old-4"), QStringLiteral("prioritized"),
+                          payloadFor(QStringLiteral("vj_1")));
+        };
+        QList<CandidateVerdict> verdicts{provisional(QStringLiteral("vj_1"), Verdict::Absent)};
+        const ScanStats stats = scanDomain(config.domains.at(0), verdicts, queue, 200);
+        QVERIFY2(!stats.error, qPrintable(stats.error.value_or(QString())));
+        QCOMPARE(stats.reprioritized, 1);
+        QCOMPARE(verdicts.first().verdict, Verdict::Scheduled);
+        QCOMPARE(verdicts.first().evidence.last().state, QStringLiteral("prioritized"));
+        QVERIFY(log.contains(QStringLiteral("queue:prioritized:video-generation:mark")));
+        QVERIFY(log.contains(QStringLiteral("queue:prioritized:video-generation:1")));
     }
 
     // A finished job retained under the current id is not runnable: the lookup leaves the

@@ -154,7 +154,7 @@ private slots:
         auto moves = asRedis6(mark->elements.at(0).toBytes().value_or(QByteArray()));
         QVERIFY(moves);
         QCOMPARE(moves->elements.at(1).toInteger().value_or(-1), 1);
-        QCOMPARE(moves->elements.size(), 2 + 5);
+        QCOMPARE(moves->elements.size(), 3 + 5);
         addEvents(queue, 60, QStringLiteral("later"), 30);
         auto trimmed = asRedis6(moves->elements.at(0).toBytes().value_or(QByteArray()));
         QVERIFY(trimmed);

@@ -3,7 +3,11 @@
 // healthy candidates in every state — cycling through active, delayed and wait, prioritized,
 // delayed for an hour, flow parents in waiting-children, held by a worker, in a paused queue —
 // and true orphans as the control. Over 20 runs no healthy candidate is ever ABSENT, and the
-// orphans are, so the test would notice a scan that gives up on everything.
+// orphans are, so the test would notice a scan that gives up on everything. Since #28 the
+// traffic also has retries (candidates failing and retried to the head of wait for ever,
+// fillers failing once), a pauser (pause 150 ms, resume, every 3 s) and a prioritizer
+// (changePriority of a cycling, priority or retrying legacy candidate every 200 ms), and the
+// test reports how many scans ended UNKNOWN for anyone.
 #include "service/engine.h"
 #include "support/sandboxenv.h"
 
@@ -92,7 +96,9 @@ private slots:
                       {QStringLiteral(RECLAIM_SOURCE_DIR "/refapp/churn.js"),
                        QStringLiteral("--queue"), kQueue, QStringLiteral("--size"),
                        QString::number(kQueueSize), QStringLiteral("--concurrency"),
-                       QStringLiteral("24"), QStringLiteral("--candidates"), QStringLiteral("8")});
+                       QStringLiteral("24"), QStringLiteral("--candidates"), QStringLiteral("8"),
+                       QStringLiteral("--pause-every"), QStringLiteral("3000"),
+                       QStringLiteral("--prioritize-every"), QStringLiteral("200")});
         QVERIFY(m_churn.waitForStarted());
         QByteArray ready;
         QVERIFY2(waitForLine("READY ", ready, 180000), m_churn.readAllStandardError().constData());
@@ -101,7 +107,7 @@ private slots:
         for (auto it = rows.constBegin(); it != rows.constEnd(); ++it)
             for (const QJsonValue &id : it.value().toArray())
                 m_kindOf.insert(id.toString(), it.key());
-        QCOMPARE(rows.size(), 7);
+        QCOMPARE(rows.size(), 8);
         for (int i = 1; i <= 10; ++i)
             m_orphans << QStringLiteral("orphan_%1").arg(i);
         QStringList all = m_kindOf.keys() + m_orphans;
@@ -130,6 +136,9 @@ private slots:
         int healthyScheduled = 0;
         int healthyUnknown = 0;
         int orphanAbsent = 0;
+        int unknownScans = 0; // runs in which any candidate ended UNKNOWN
+        int rereads = 0;
+        int queueRereads = 0;
         qint64 fewestJobsRead = -1;
         QStringList problems;
         QStringList orphanProblems;
@@ -142,6 +151,9 @@ private slots:
             QVERIFY2(!d.candidateError, qPrintable(d.candidateError.value_or(QString())));
             fewestJobsRead =
                 fewestJobsRead < 0 ? d.scan.jobsRead : qMin(fewestJobsRead, d.scan.jobsRead);
+            unknownScans += d.count(Verdict::Unknown) > 0 ? 1 : 0;
+            rereads += d.scan.rereads;
+            queueRereads += d.scan.queueRereads;
             for (const CandidateVerdict &v : d.candidates) {
                 const QString id = v.candidate.id;
                 if (m_orphans.contains(id)) {
@@ -174,9 +186,23 @@ private slots:
         }
         const qint64 added = redisNumber(QByteArrayLiteral("GET"), idKey) - addedBefore;
         qInfo("%d runs: healthy %d scheduled, %d unknown, %d absent; orphans %d of %d absent; "
-              "fewest jobs read by one scan %lld; %lld jobs added meanwhile",
+              "fewest jobs read by one scan %lld; %lld jobs added meanwhile; %d scans ended "
+              "UNKNOWN for someone; %d states and %d queues read again",
               kRuns, healthyScheduled, healthyUnknown, healthyAbsent, orphanAbsent,
-              int(m_orphans.size()) * kRuns, fewestJobsRead, added);
+              int(m_orphans.size()) * kRuns, fewestJobsRead, added, unknownScans, rereads,
+              queueRereads);
+        // The traffic really ran: retries, pauses and priority changes during the scans.
+        QJsonObject traffic;
+        while (m_churn.canReadLine() || m_churn.waitForReadyRead(1500)) {
+            const QByteArray line = m_churn.readLine().trimmed();
+            if (line.startsWith("STATS "))
+                traffic = QJsonDocument::fromJson(line.mid(6)).object();
+            if (!m_churn.canReadLine() && traffic.contains(QStringLiteral("pauses")))
+                break;
+        }
+        qInfo("traffic: %s", QJsonDocument(traffic).toJson(QJsonDocument::Compact).constData());
+        for (const char *what : {"retries", "pauses", "priorityChanges"})
+            QVERIFY2(traffic.value(QLatin1String(what)).toInt() > 0, what);
         for (auto it = scheduledBy.constBegin(); it != scheduledBy.constEnd(); ++it)
             qInfo("  seen %s: %d", qPrintable(it.key()), it.value());
         QVERIFY2(healthyAbsent == 0, qPrintable(problems.join(QLatin1Char('\n'))));

@@ -92,6 +92,11 @@ public:
     {
         return m_inner.movesSince(p, q, since);
     }
+    Expected<PrioritizedSince, RedisError> prioritizedSince(const QString &p, const QString &q,
+                                                            const QString &mark) override
+    {
+        return m_inner.prioritizedSince(p, q, mark);
+    }
     qint64 roundTrips() const override { return m_inner.roundTrips(); }
 
 private:

@@ -45,6 +45,11 @@ public:
     {
         return m_inspector.movesSince(p, q, since);
     }
+    Expected<PrioritizedSince, RedisError> prioritizedSince(const QString &p, const QString &q,
+                                                            const QString &mark) override
+    {
+        return m_inspector.prioritizedSince(p, q, mark);
+    }
     qint64 roundTrips() const override { return m_inspector.roundTrips(); }
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n,
                                                  const QByteArray &d, qint64 t,

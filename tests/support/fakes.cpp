@@ -90,8 +90,28 @@ Expected<QueueMoves, RedisError> FakeQueue::movesSince(const QString &, const QS
     if (!since.isEmpty()) {
         moves.jobIds = movedJobs;
         moves.complete = movesComplete;
+        moves.pausedOrResumed = pausedOrResumed;
     }
     return moves;
+}
+
+Expected<PrioritizedSince, RedisError>
+FakeQueue::prioritizedSince(const QString &, const QString &queue, const QString &mark)
+{
+    ++m_roundTrips;
+    m_log->append(QStringLiteral("queue:prioritized:%1:%2")
+                      .arg(queue, mark.isEmpty() ? QStringLiteral("mark") : mark));
+    if (scanError)
+        return unexpected(*scanError);
+    PrioritizedSince out;
+    out.mark = QStringLiteral("1");
+    if (!mark.isEmpty())
+        for (const QString &id : std::as_const(newlyPrioritized)) {
+            const auto it = m_jobs.value(queue).constFind(id);
+            if (it != m_jobs.value(queue).constEnd() && it->state == QLatin1String("prioritized"))
+                out.jobs.append(ScanPage::Job{id, it->data});
+        }
+    return out;
 }
 
 // The fake's cursor is a plain offset (its states do not move on their own); the real adapter's
@@ -120,6 +140,7 @@ Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QStrin
     page.jobs = all.mid(offset, count);
     page.done = offset + count >= all.size();
     page.next.position = offset + page.jobs.size();
+    page.continuedFrom = from.anchors.isEmpty() ? QString() : from.anchors.first();
     if (!page.jobs.isEmpty())
         page.next.anchors = {page.jobs.last().id};
     if (afterScanPage)

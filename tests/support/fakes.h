@@ -69,10 +69,15 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    // The jobs listed in `newlyPrioritized` when asked after a mark (the fake's counter is 1).
+    Expected<PrioritizedSince, RedisError>
+    prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;
+    QStringList newlyPrioritized;
     qint64 roundTrips() const override { return m_roundTrips; }
     // What movesSince() reports after a mark: the jobs that moved, whether the log is complete.
     QStringList movedJobs;
     bool movesComplete = true;
+    bool pausedOrResumed = false; // what movesSince() says of a pause or resume after a mark
 
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
                                                  const QByteArray &data, qint64 timestampMs,

@@ -6,9 +6,11 @@
 -- ARGV: 1 the mark returned earlier ("" to take a mark only), 2 the most entries to read,
 --       3 "redis6" to read the log only as a Redis 6.2 server allows (tests: Debian packages no
 --       6.2 server, and this path must be proven on the server at hand)
--- Returns {mark, complete (0/1), job id, job id, ...}: mark is opaque (where the log is now);
--- complete is 0 when entries after the given mark may have been trimmed away (or there were
--- more than asked for), so the moved jobs cannot all be named.
+-- Returns {mark, complete (0/1), paused or resumed (0/1), job id, job id, ...}: mark is opaque
+-- (where the log is now); complete is 0 when entries after the given mark may have been trimmed
+-- away (or there were more than asked for), so the moved jobs cannot all be named; the third is
+-- 1 when the queue was paused or resumed after the mark (those events name no job, and BullMQ
+-- before 6 renames `wait` to `paused` and back under a reader's feet).
 local rcall = redis.call
 local key = KEYS[1]
 
@@ -48,7 +50,7 @@ else
   mark = newest[1] and newest[1][1] or '0-0'
 end
 local since = ARGV[1]
-if since == '' or since == mark then return {mark, 1} end
+if since == '' or since == mark then return {mark, 1, 0} end
 
 local sinceId, sinceAdded = string.match(since, '^([%d%-]+)|(%d+)$')
 if not sinceId then sinceId = since end
@@ -71,7 +73,7 @@ else
     complete = 0
   end
 end
-local out = {mark, complete}
+local out = {mark, complete, 0}
 local seen = {}
 for i = 1, math.min(#entries, limit) do
   local fields = entries[i][2]
@@ -83,6 +85,8 @@ for i = 1, math.min(#entries, limit) do
         out[#out + 1] = id
       end
       break
+    elseif fields[f] == 'event' and (fields[f + 1] == 'paused' or fields[f + 1] == 'resumed') then
+      out[3] = 1
     end
   end
 end
