@@ -6,13 +6,21 @@
 //   2. a pause during the read (bullmq 4.x/5.x rename `wait` to `paused`);
 //   3. changePriority, which writes no event, in both directions.
 // Each time a legacy-id job that never moved (or moved only by the change under test) must be
-// SCHEDULED, and a true orphan ABSENT. On the old scan the first two left the legacy job ABSENT:
-// the page after the move started from the anchor's new place, or from an empty `wait`.
+// SCHEDULED, and a true orphan ABSENT. On the old scan each of them left the legacy job ABSENT:
+// the page after the move started from the anchor's new place, or from an empty `wait`, or
+// `prioritized` had been read before the job moved into it.
+// Also cases 4, 8 and 9: right after the scan has read the last state of the queue, the library
+// retries a failed legacy-id job to the head of a `wait` list longer than the probe walks and
+// adds one with a 40 KB payload, on a queue that also holds ordinary jobs whose data is valid
+// JSON naming no row. Before the fix the first was ABSENT (the "list-unresolved" answer was
+// dropped as gone), the second's payload was cut at 16 KiB and unreadable, and the ordinary
+// jobs made the orphan UNKNOWN on every run.
 #include "postgres/pgjobstore.h"
 #include "recovery/recoveryrun.h"
 #include "service/redisadapters.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
+#include "support/scanhook.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -71,49 +79,6 @@ private:
     QString m_name;
 };
 
-// The real queue inspector, with a hook after every scan page.
-class ScanHook final : public QueueInspector
-{
-public:
-    using Hook = std::function<void(const QString &state, const ScanPage &page)>;
-    ScanHook(QueueInspector &inner, Hook hook) : m_inner(inner), m_hook(std::move(hook)) {}
-
-    using QueueInspector::probe;
-    QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs,
-                                                PayloadSize payload) override
-    {
-        return m_inner.probe(jobs, payload);
-    }
-    Expected<QSet<QString>, RedisError> listMembers(const QString &p, const QString &q,
-                                                    const QString &l) override
-    {
-        return m_inner.listMembers(p, q, l);
-    }
-    Expected<ScanPage, RedisError> scanPage(const QString &p, const QString &q, const QString &s,
-                                            const ScanCursor &from, int count) override
-    {
-        auto page = m_inner.scanPage(p, q, s, from, count);
-        if (page)
-            m_hook(s, *page);
-        return page;
-    }
-    Expected<QueueMoves, RedisError> movesSince(const QString &p, const QString &q,
-                                                const QString &since) override
-    {
-        return m_inner.movesSince(p, q, since);
-    }
-    Expected<PrioritizedSince, RedisError> prioritizedSince(const QString &p, const QString &q,
-                                                            const QString &mark) override
-    {
-        return m_inner.prioritizedSince(p, q, mark);
-    }
-    qint64 roundTrips() const override { return m_inner.roundTrips(); }
-
-private:
-    QueueInspector &m_inner;
-    Hook m_hook;
-};
-
 } // namespace
 
 class TestScanTraffic : public QObject
@@ -123,21 +88,25 @@ private:
     SandboxEnv m_env;
     int m_tables = 0;
 
-    // A table with the legacy row and a true orphan, and a dry run over `queue` whose scan
-    // calls `hook` after every page. Returns the verdicts by row id.
-    QHash<QString, CandidateVerdict> scan(const Queue &queue, const ScanHook::Hook &hook,
-                                          ScanStats *stats = nullptr)
+    using Hook = std::function<void(const QString &state, const ScanPage &page)>;
+
+    // A table with `rows` (stale, QUEUED) and a dry run over `queue` whose scan calls `hook`
+    // after every page of that queue. Returns the verdicts by row id.
+    QHash<QString, CandidateVerdict>
+    scan(const Queue &queue, const Hook &hook, ScanStats *stats = nullptr,
+         const QStringList &rows = {QStringLiteral("legacy"), QStringLiteral("true_orphan")},
+         int listProbeLimit = 0)
     {
         const QString table = QStringLiteral("Traffic%1").arg(++m_tables);
         sql(m_env, QStringLiteral("CREATE TABLE \"%1\" (id text PRIMARY KEY, status text NOT "
                                   "NULL, \"updatedAt\" timestamp(3) NOT NULL)")
                        .arg(table));
-        for (const char *id : {"legacy", "true_orphan"})
+        for (const QString &id : rows)
             sql(m_env,
                 QStringLiteral("INSERT INTO \"%1\" VALUES (?, 'QUEUED', now() AT TIME ZONE "
                                "'UTC' - interval '2 hours')")
                     .arg(table),
-                {QString::fromLatin1(id)});
+                {id});
         ReclaimConfig c = sampleConfig(m_env);
         DomainConfig d;
         d.name = QStringLiteral("traffic");
@@ -146,8 +115,14 @@ private:
         d.jobIdTemplate = queue.name() + QStringLiteral("-{id}");
         c.domains = {d};
         c.run.scanPageSize = kPageSize;
+        if (listProbeLimit > 0)
+            c.run.listProbeLimit = listProbeLimit;
         RedisAdapters ports(c.redis, c.run);
-        ScanHook inspector(ports.queue, hook);
+        ScanHookInspector inspector(
+            ports.queue, [&](const QString &q, const QString &state, const ScanPage &page) {
+                if (q == queue.name())
+                    hook(state, page);
+            });
         auto store = PgJobStore::open(c, true);
         if (!store)
             qFatal("%s", qPrintable(store.error().message));
@@ -378,6 +353,58 @@ private slots:
         QVERIFY2(verdicts.value(QStringLiteral("legacy")).verdict == Verdict::Scheduled,
                  qPrintable(explain(verdicts, QStringLiteral("legacy"))));
         QVERIFY(stats.reprioritized >= 1);
+        QVERIFY2(verdicts.value(QStringLiteral("true_orphan")).verdict == Verdict::Absent,
+                 qPrintable(explain(verdicts, QStringLiteral("true_orphan"))));
+    }
+
+    // Cases 4, 8 and 9 (see the top of this file).
+    void movedJobsAreFoundAndPlainJobsAreRead_data() { addMajors(); }
+    void movedJobsAreFoundAndPlainJobsAreRead()
+    {
+        QFETCH(QString, major);
+        Queue q(m_env, major, QStringLiteral("moved-v") + major);
+        // A legacy-id job that failed (a real worker ran it), ordinary jobs whose data is valid
+        // JSON naming no row, and a long wait list in front of where a retry puts the first.
+        q.add(QStringLiteral("old-deep"),
+              QStringLiteral("{\"jobId\":\"legacy_deep\",\"fail\":true}"));
+        q.run({QStringLiteral("work"), QStringLiteral("--count"), QStringLiteral("1")});
+        QCOMPARE(q.state(QStringLiteral("old-deep")), QStringLiteral("failed"));
+        for (const char *data : {"\"just text\"", "[1,2,3]", "null", "42", "{\"other\":1}"})
+            q.run({QStringLiteral("add"), QStringLiteral("--data"), QString::fromLatin1(data)});
+        q.fill(60);
+
+        int actives = 0;
+        bool moved = false;
+        ScanStats stats;
+        const auto verdicts = scan(
+            q,
+            [&](const QString &state, const ScanPage &) {
+                if (state != QLatin1String("active") || ++actives != 2)
+                    return;
+                // Every state has been read: now the library moves two legacy-id jobs.
+                q.run(
+                    {QStringLiteral("retry"), QStringLiteral("--id"), QStringLiteral("old-deep")});
+                const QJsonObject big{{QStringLiteral("jobId"), QStringLiteral("legacy_big")},
+                                      {QStringLiteral("blob"), QString(40000, QLatin1Char('x'))}};
+                q.add(QStringLiteral("old-big"),
+                      QString::fromUtf8(QJsonDocument(big).toJson(QJsonDocument::Compact)), kHour);
+                moved = true;
+            },
+            &stats,
+            {QStringLiteral("legacy_deep"), QStringLiteral("legacy_big"),
+             QStringLiteral("true_orphan")},
+            kPageSize); // run.listProbeLimit: the retried job lands far beyond it
+        QVERIFY(moved);
+        QCOMPARE(q.state(QStringLiteral("old-deep")), QStringLiteral("waiting"));
+        QCOMPARE(stats.malformed, 0);
+        QVERIFY2(verdicts.value(QStringLiteral("legacy_deep")).verdict == Verdict::Scheduled,
+                 qPrintable(explain(verdicts, QStringLiteral("legacy_deep"))));
+        QCOMPARE(verdicts.value(QStringLiteral("legacy_deep")).evidence.last().state,
+                 QStringLiteral("waiting"));
+        QVERIFY2(verdicts.value(QStringLiteral("legacy_big")).verdict == Verdict::Scheduled,
+                 qPrintable(explain(verdicts, QStringLiteral("legacy_big"))));
+        QCOMPARE(verdicts.value(QStringLiteral("legacy_big")).evidence.last().state,
+                 QStringLiteral("delayed"));
         QVERIFY2(verdicts.value(QStringLiteral("true_orphan")).verdict == Verdict::Absent,
                  qPrintable(explain(verdicts, QStringLiteral("true_orphan"))));
     }
