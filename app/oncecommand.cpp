@@ -47,6 +47,10 @@ int runOnce(const CommandLine &cmd)
     else if (!report.unreadDomains().isEmpty())
         err << "reclaim: run " << report.runId << " completed, but the candidates of "
             << report.unreadDomains().join(QStringLiteral(", ")) << " could not be read\n";
+    for (const DomainReport &d : report.domains)
+        if (!d.heldReason.isEmpty())
+            err << "reclaim: run " << report.runId << ": nothing of " << d.name
+                << " executed: " << d.heldReason << "\n";
     return exitCodeFor(report);
 }
 

@@ -61,7 +61,12 @@ int exitCodeFor(const RunReport &r)
 {
     switch (r.outcome) {
     case RunReport::Outcome::Completed:
-        return r.unreadDomains().isEmpty() ? exitcode::Ran : exitcode::DomainUnread;
+        if (!r.unreadDomains().isEmpty())
+            return exitcode::DomainUnread;
+        for (const DomainReport &d : r.domains)
+            if (!d.heldReason.isEmpty())
+                return exitcode::Held;
+        return exitcode::Ran;
     case RunReport::Outcome::SkippedLockHeld:
         return exitcode::LockHeld;
     case RunReport::Outcome::SkippedUnreachable:

@@ -112,6 +112,14 @@ QList<LogRecord> describeRun(const RunReport &r, bool executeActions)
                   {QStringLiteral("runId"), r.runId},
                   {QStringLiteral("domain"), d.name},
                   {QStringLiteral("detail"), *d.candidateError}}});
+        if (!d.heldReason.isEmpty())
+            out.append({LogLevel::Warn,
+                        QStringLiteral("run %1: nothing of %2 executes: %3")
+                            .arg(r.runId, d.name, d.heldReason),
+                        {{QStringLiteral("event"), QStringLiteral("guard-held")},
+                         {QStringLiteral("runId"), r.runId},
+                         {QStringLiteral("domain"), d.name},
+                         {QStringLiteral("detail"), d.heldReason}}});
         if (d.scan.error)
             out.append(
                 {LogLevel::Warn,

@@ -213,6 +213,24 @@ Expected<QueueMoves, RedisError> BullmqQueue::movesSince(const QString &keyPrefi
     return moves;
 }
 
+Expected<bool, RedisError> BullmqQueue::hasTrace(const QString &keyPrefix, const QString &queue)
+{
+    auto conn = m_link.connection();
+    if (!conn)
+        return unexpected(conn.error());
+    // One EXISTS over every key BullMQ keeps for a queue (they share its prefix, so its slot).
+    RedisCommand exists{QByteArrayLiteral("EXISTS")};
+    for (const char *suffix : {"meta", "id", "events", "wait", "paused", "active", "delayed",
+                               "prioritized", "waiting-children", "completed", "failed"})
+        exists << bullmq::queueKey(keyPrefix, queue, QLatin1String(suffix));
+    auto r = (*conn)->command(exists);
+    if (!r)
+        return unexpected(r.error());
+    if (r->type != RedisValue::Type::Integer)
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("EXISTS")));
+    return r->integer > 0;
+}
+
 Expected<PrioritizedSince, RedisError>
 BullmqQueue::prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark)
 {

@@ -26,6 +26,7 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) override;
     Expected<PrioritizedSince, RedisError>
     prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;
     qint64 roundTrips() const override;

@@ -70,6 +70,9 @@ struct Action
     QDateTime executedAt;
     ParentChange parent;
     QString rejectedBy; // Rejected only: the operator ("user@host") whose "no" is recorded
+    // Set when the blast-radius guard held it (recovery/traceguard.h): a run does not execute
+    // it; an operator's approval does. It stays Pending.
+    QString heldReason;
 };
 
 } // namespace reclaim

@@ -153,6 +153,8 @@ QJsonObject actionJson(const Action &a)
                   {QStringLiteral("result"), actionResultName(a.result)}};
     if (!a.resultDetail.isEmpty())
         o.insert(QStringLiteral("resultDetail"), a.resultDetail);
+    if (!a.heldReason.isEmpty())
+        o.insert(QStringLiteral("held"), a.heldReason);
     if (a.executedAt.isValid())
         o.insert(QStringLiteral("executedAt"), a.executedAt.toString(Qt::ISODateWithMs));
     if (!a.rejectedBy.isEmpty())
@@ -214,6 +216,8 @@ QJsonObject RunReport::toJson() const
         if (d.scan.error)
             scan.insert(QStringLiteral("error"), *d.scan.error);
         o.insert(QStringLiteral("scan"), scan);
+        if (!d.heldReason.isEmpty())
+            o.insert(QStringLiteral("held"), d.heldReason);
         domainArray.append(o);
     }
     QJsonArray actionArray;

@@ -59,6 +59,8 @@ struct DomainReport
     std::optional<QString> candidateError; // the job store could not be read for this domain
     QList<CandidateVerdict> candidates;
     ScanStats scan;
+    // Why none of this domain's actions executed (recovery/traceguard.h); empty: not held.
+    QString heldReason;
 
     int count(Verdict v) const;
 };

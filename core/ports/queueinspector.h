@@ -125,6 +125,11 @@ public:
     virtual Expected<QueueMoves, RedisError>
     movesSince(const QString &keyPrefix, const QString &queue, const QString &since) = 0;
 
+    // Whether the queue has any trace in Redis: its meta hash, its id counter, its event log, or
+    // a job in any state structure. None is what a misspelt queue name, a wrong prefix or
+    // database, the wrong Redis, or a Redis that lost its data all look like.
+    virtual Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) = 0;
+
     // The jobs in `prioritized` now that entered it after `mark` (a mark from an earlier call;
     // empty: take a mark only), in one atomic read.
     virtual Expected<PrioritizedSince, RedisError>

@@ -38,6 +38,12 @@ LeasedInspector::movesSince(const QString &keyPrefix, const QString &queue, cons
     return m_inner.movesSince(keyPrefix, queue, since);
 }
 
+Expected<bool, RedisError> LeasedInspector::hasTrace(const QString &keyPrefix, const QString &queue)
+{
+    keepAlive();
+    return m_inner.hasTrace(keyPrefix, queue);
+}
+
 Expected<PrioritizedSince, RedisError> LeasedInspector::prioritizedSince(const QString &keyPrefix,
                                                                          const QString &queue,
                                                                          const QString &mark)

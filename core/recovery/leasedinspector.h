@@ -27,6 +27,7 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) override;
     Expected<PrioritizedSince, RedisError>
     prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;
     qint64 roundTrips() const override { return m_inner.roundTrips(); }

@@ -7,6 +7,7 @@
 #include "recovery/domainscan.h"
 #include "recovery/leasedinspector.h"
 #include "recovery/planner.h"
+#include "recovery/traceguard.h"
 
 #include <QElapsedTimer>
 
@@ -173,9 +174,11 @@ RunReport RecoveryRun::run(const RunRequest &request)
             m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
             rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
     }
+    // A domain whose queues left no trace in Redis executes nothing: held for an operator.
+    holdDomainsWithoutTrace(m_config, rep, inspector);
     rep.phases.planMs = lap(phase);
 
-    // 6. Execute, each action on its own.
+    // 6. Execute, each action on its own (never one the guard held).
     Actor actor = request.actor;
     actor.runId = rep.runId;
     if (request.executeActions && !request.dryRun) {
@@ -183,7 +186,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
             if (request.stopRequested && request.stopRequested->load())
                 break;
             Action &a = rep.actions[i];
-            if (a.result != ActionResult::Pending)
+            if (a.result != ActionResult::Pending || !a.heldReason.isEmpty())
                 continue;
             report(request, QStringLiteral("execute"), static_cast<int>(i),
                    static_cast<int>(rep.actions.size()));

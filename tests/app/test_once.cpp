@@ -452,6 +452,51 @@ private slots:
         QVERIFY(!ran.both().contains(m_password.toUtf8()));
     }
 
+    // #29, the first part of the guard: a misspelt queue name in a FAIL domain. The queue has
+    // no trace in Redis, so every stale row of the domain is ABSENT; before the guard each was
+    // marked FAILED. Now nothing is written, every action is held with the reason, exit 10.
+    void aMisspeltQueueHoldsItsDomainAndWritesNothing()
+    {
+        const QString path = writeConfig(
+            QStringLiteral("misspelt.json"), editedSample([](QJsonObject &root) {
+                QJsonArray kept;
+                for (const QJsonValue &d : root.value(QStringLiteral("domains")).toArray()) {
+                    QJsonObject o = d.toObject();
+                    if (o.value(QStringLiteral("name")).toString() != QLatin1String("image"))
+                        continue;
+                    o.insert(QStringLiteral("queues"), QJsonArray{QStringLiteral("image-rendr")});
+                    kept.append(o);
+                }
+                root.insert(QStringLiteral("domains"), kept);
+            }));
+        const auto rows = [&] {
+            return sql(m_env, QStringLiteral("SELECT id, status, \"updatedAt\"::text FROM "
+                                             "\"ImageJob\" ORDER BY id"));
+        };
+        const auto before = rows();
+        const Ran ran = runReclaim(
+            {QStringLiteral("--once"), QStringLiteral("--json"), QStringLiteral("--config"), path});
+        QCOMPARE(ran.exitCode, 10);
+        QCOMPARE(rows(), before);
+        const QJsonObject report = ran.json();
+        QCOMPARE(str(report, "outcome"), QStringLiteral("completed"));
+        const QJsonObject image =
+            report.value(QStringLiteral("domains")).toArray().at(0).toObject();
+        QVERIFY2(str(image, "held").contains(QLatin1String("image-rendr")) &&
+                     str(image, "held").contains(QLatin1String("no trace in Redis")),
+                 qPrintable(str(image, "held")));
+        const QJsonArray actions = report.value(QStringLiteral("actions")).toArray();
+        QVERIFY(!actions.isEmpty());
+        for (const QJsonValue &v : actions) {
+            const QJsonObject a = v.toObject();
+            QCOMPARE(str(a, "kind"), QStringLiteral("FAIL"));
+            QCOMPARE(str(a, "result"), QStringLiteral("pending"));
+            QCOMPARE(str(a, "held"), str(image, "held"));
+        }
+        QVERIFY2(ran.err.contains("nothing of image executed"), ran.err.constData());
+        QVERIFY(!redisKeyExists(m_env, kLockKey));
+    }
+
     void onceRecoversTheIncident()
     {
         const Ran ran = runOnce();

@@ -550,6 +550,13 @@ private slots:
         QVERIFY2(config, config ? "" : qPrintable(config.error().toString()));
         QCOMPARE(config->domains.at(0).table, QStringLiteral("acme_render.jobs"));
 
+        // The app's queues exist, empty, as its BullMQ Queue left them when it opened them (a
+        // queue with no trace at all would hold its domain: test_once, test_recoveryrun).
+        for (const char *queue : {"acme-render", "acme-export"})
+            QVERIFY(redis(m_env).command(
+                {QByteArrayLiteral("HSET"), QByteArray("bull:") + queue + ":meta",
+                 QByteArrayLiteral("version"), QByteArrayLiteral("bullmq:6.7.6")}));
+
         Engine engine(*config);
         const RunReport report = engine.run(request());
         QVERIFY2(report.outcome == RunReport::Outcome::Completed, qPrintable(report.outcomeDetail));

@@ -6,6 +6,8 @@
 #include "support/fakes.h"
 #include "testprint.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTest>
 #include <functional>
 
@@ -251,6 +253,64 @@ private slots:
         // The enqueue comes before the row write, never after.
         QVERIFY(w.firstIndex(QStringLiteral("queue:enqueue:video-compose-vj_c")) <
                 w.firstIndex(QStringLiteral("store:apply:vj_c")));
+    }
+
+    // #29, the first part of the guard: a domain with a queue that has no trace in Redis (a
+    // misspelt queue name, a wrong prefix or database, a Redis that lost its data) executes
+    // nothing; every action is held with the reason, and other domains go on. A trace that
+    // could not be checked holds the domain too.
+    void aDomainWithAQueueWithoutATraceExecutesNothing_data()
+    {
+        QTest::addColumn<bool>("checkFails");
+        QTest::newRow("no trace") << false;
+        QTest::newRow("trace could not be checked") << true;
+    }
+    void aDomainWithAQueueWithoutATraceExecutesNothing()
+    {
+        QFETCH(bool, checkFails);
+        World w;
+        w.row(QStringLiteral("video"), QStringLiteral("vj_c"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("video"), QStringLiteral("vj_e"), QStringLiteral("EXPORT"),
+              QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), QStringLiteral("RENDER"),
+              QStringLiteral("PROCESSING"));
+        w.store.restorable.insert(QStringLiteral("vj_c"), QByteArray(R"({"jobId":"vj_c"})"));
+        if (checkFails)
+            w.queue.traceError = RedisError{RedisError::Kind::Timeout, QStringLiteral("slow")};
+        else
+            w.queue.untracedQueues = {QStringLiteral("video-export")};
+        const RunReport r = w.run();
+        QCOMPARE(r.count(Verdict::Absent), 3);
+        for (const char *id : {"video/vj_c", "video/vj_e"}) {
+            const Action *a = findAction(r, QLatin1String(id));
+            QVERIFY(a);
+            QCOMPARE(a->result, ActionResult::Pending);
+            QVERIFY2(a->heldReason.contains(checkFails ? QStringLiteral("could not check")
+                                                       : QStringLiteral("no trace in Redis")),
+                     qPrintable(a->heldReason));
+            QVERIFY2(a->heldReason.contains(QStringLiteral("2 actions held")),
+                     qPrintable(a->heldReason));
+        }
+        QVERIFY(!w.logged(QStringLiteral("queue:enqueue:video")));
+        QVERIFY(!w.logged(QStringLiteral("store:apply:vj_")));
+        QCOMPARE(w.store.rows.value(QStringLiteral("vj_e")).status, QStringLiteral("PROCESSING"));
+        const DomainReport *video = nullptr;
+        for (const DomainReport &d : r.domains)
+            if (d.name == QLatin1String("video"))
+                video = &d;
+        QVERIFY(video && !video->heldReason.isEmpty());
+        QVERIFY(r.toJson()
+                    .value(QStringLiteral("domains"))
+                    .toArray()
+                    .at(0)
+                    .toObject()
+                    .contains(QStringLiteral("held")));
+        // The other domain: held too when the check itself fails (it cannot look either),
+        // executed when its queue has a trace.
+        const Action *image = findAction(r, QStringLiteral("image/ij_1"));
+        QVERIFY(image);
+        QCOMPARE(image->result, checkFails ? ActionResult::Pending : ActionResult::Applied);
     }
 
     void retainedFinishedJobUnderTheCurrentIdIsRecovered()

@@ -45,6 +45,10 @@ public:
     {
         return m_inspector.movesSince(p, q, since);
     }
+    Expected<bool, RedisError> hasTrace(const QString &p, const QString &q) override
+    {
+        return m_inspector.hasTrace(p, q);
+    }
     Expected<PrioritizedSince, RedisError> prioritizedSince(const QString &p, const QString &q,
                                                             const QString &mark) override
     {

@@ -95,6 +95,15 @@ Expected<QueueMoves, RedisError> FakeQueue::movesSince(const QString &, const QS
     return moves;
 }
 
+Expected<bool, RedisError> FakeQueue::hasTrace(const QString &, const QString &queue)
+{
+    ++m_roundTrips;
+    m_log->append(QStringLiteral("queue:trace:%1").arg(queue));
+    if (traceError)
+        return unexpected(*traceError);
+    return !untracedQueues.contains(queue);
+}
+
 Expected<PrioritizedSince, RedisError>
 FakeQueue::prioritizedSince(const QString &, const QString &queue, const QString &mark)
 {

@@ -73,6 +73,10 @@ public:
     Expected<PrioritizedSince, RedisError>
     prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;
     QStringList newlyPrioritized;
+    // Queues with no trace in Redis (no meta, no job anywhere); every other queue has one.
+    QStringList untracedQueues;
+    std::optional<RedisError> traceError; // hasTrace() fails while set
+    Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) override;
     qint64 roundTrips() const override { return m_roundTrips; }
     // What movesSince() reports after a mark: the jobs that moved, whether the log is complete.
     QStringList movedJobs;

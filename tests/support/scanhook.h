@@ -25,6 +25,10 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) override
+    {
+        return m_inner.hasTrace(keyPrefix, queue);
+    }
     Expected<PrioritizedSince, RedisError>
     prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;
     qint64 roundTrips() const override { return m_inner.roundTrips(); }
