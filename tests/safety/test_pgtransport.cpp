@@ -117,6 +117,7 @@ class TestPgTransport : public QObject
     // A real run on `url` fails the orphan: it was found ABSENT in Redis and written over `url`.
     void verifyARealRunRecoversTheOrphan(const QString &url)
     {
+        openAppQueues(m_env, configFor(url)); // the app has opened its queue; no job is in it
         Engine engine(configFor(url));
         const RunReport report = engine.run(RunRequest{});
         QVERIFY2(report.outcome == RunReport::Outcome::Completed, qPrintable(report.outcomeDetail));

@@ -139,6 +139,7 @@ private slots:
             d.threshold = std::chrono::seconds(3);
         config.run.lockTtl = std::chrono::seconds(5);
         config.run.redisTimeout = std::chrono::milliseconds(500);
+        openAppQueues(env, config); // video-export and the rest: configured, never produced to
 
         SoakWorkers workers(env, seed);
         for (int i = 0; i < 2; ++i) {

@@ -129,6 +129,19 @@ void resetSandbox(const SandboxEnv &env)
     sql(env, QStringLiteral("CREATE SCHEMA public"));
 }
 
+void openAppQueues(const SandboxEnv &env, const ReclaimConfig &config)
+{
+    auto r = redis(env);
+    for (const DomainConfig &d : config.domains)
+        for (const QString &queue : d.queues) {
+            const auto set =
+                r.command({QByteArrayLiteral("HSETNX"),
+                           QStringLiteral("%1:%2:meta").arg(d.keyPrefix, queue).toUtf8(),
+                           QByteArrayLiteral("version"), QByteArrayLiteral("bullmq:6.7.0")});
+            QVERIFY2(set, qPrintable(set ? QString() : set.error().describe()));
+        }
+}
+
 ReclaimConfig sampleConfig(const SandboxEnv &env)
 {
     auto config =
