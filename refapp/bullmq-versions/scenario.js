@@ -303,35 +303,20 @@ async function take(ctx, args) {
   await w.close();
 }
 
-async function promote(ctx, args) {
+// Job.fromId of --id, `move` applied to it, then {id, state} as the library reads it after.
+async function moveJob(ctx, args, move) {
   const { Queue, Job } = ctx.bullmq;
   const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
   const job = await Job.fromId(q, args.id);
   if (!job) throw new Error(`no job ${args.id}`);
-  await job.promote();
+  await move(job);
   line({ id: args.id, state: await q.getJobState(args.id) });
   await q.close();
 }
 
-async function retry(ctx, args) {
-  const { Queue, Job } = ctx.bullmq;
-  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
-  const job = await Job.fromId(q, args.id);
-  if (!job) throw new Error(`no job ${args.id}`);
-  await job.retry('failed');
-  line({ id: args.id, state: await q.getJobState(args.id) });
-  await q.close();
-}
-
-async function priority(ctx, args) {
-  const { Queue, Job } = ctx.bullmq;
-  const q = new Queue(ctx.queue, { connection: ctx.connection, prefix: ctx.prefix });
-  const job = await Job.fromId(q, args.id);
-  if (!job) throw new Error(`no job ${args.id}`);
-  await job.changePriority({ priority: args.priority || 0 });
-  line({ id: args.id, state: await q.getJobState(args.id) });
-  await q.close();
-}
+const promote = (ctx, args) => moveJob(ctx, args, (job) => job.promote());
+const retry = (ctx, args) => moveJob(ctx, args, (job) => job.retry('failed'));
+const priority = (ctx, args) => moveJob(ctx, args, (job) => job.changePriority({ priority: args.priority || 0 }));
 
 async function state(ctx, args) {
   const { Queue } = ctx.bullmq;

@@ -552,10 +552,7 @@ private slots:
 
         // The app's queues exist, empty, as its BullMQ Queue left them when it opened them (a
         // queue with no trace at all would hold its domain: test_once, test_recoveryrun).
-        for (const char *queue : {"acme-render", "acme-export"})
-            QVERIFY(redis(m_env).command(
-                {QByteArrayLiteral("HSET"), QByteArray("bull:") + queue + ":meta",
-                 QByteArrayLiteral("version"), QByteArrayLiteral("bullmq:6.7.6")}));
+        openAppQueues(m_env, *config);
 
         Engine engine(*config);
         const RunReport report = engine.run(request());

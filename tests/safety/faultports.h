@@ -47,6 +47,7 @@ public:
     }
     Expected<bool, RedisError> hasTrace(const QString &p, const QString &q) override
     {
+        m_hook(QStringLiteral("trace"));
         return m_inspector.hasTrace(p, q);
     }
     Expected<PrioritizedSince, RedisError> prioritizedSince(const QString &p, const QString &q,

@@ -70,7 +70,7 @@ private slots:
         QTest::addColumn<QString>("fault");
         for (const char *fault : {"redis-stop", "redis-pause", "redis-restart"})
             for (const char *boundary :
-                 {"lock", "candidates", "lookup", "scan", "enqueue", "write", "release"})
+                 {"lock", "candidates", "lookup", "scan", "trace", "enqueue", "write", "release"})
                 QTest::addRow("%s at %s", fault, boundary)
                     << QString::fromLatin1(boundary) << QString::fromLatin1(fault);
         QTest::addRow("pg-restart at candidates")
