@@ -18,6 +18,10 @@ Examples:
   reclaim --once --json --config reclaim.json           one run, report as JSON on stdout
   reclaim --check --config reclaim.json                 preflight: what will go wrong, and the fix
   reclaim --daemon --config /etc/reclaim/reclaim.json   headless: run now, then every interval
+  reclaim --held                                        what waits for an operator, by domain
+  reclaim --approve 41 42                               check again and run held actions 41, 42
+  reclaim --approve --domain image --kind requeue       ... every held requeue of a domain
+  reclaim --reject 43 --reason "app bug, fixing"        say no: not offered again while unchanged
   reclaim --daemon --log-format json --metrics-address 127.0.0.1:9477
                                                         same, one JSON object per log line
 
@@ -32,6 +36,11 @@ Exit codes (--once):
   4  skipped: Redis unreachable
   5  PostgreSQL unreachable, or the run could not proceed
   7  the run completed, but a domain's candidates could not be read
+  10 the run completed, but actions wait for an operator (policy approve, or the guard)
+
+Exit codes (--held, --approve, --reject): 0 done (every named action executed, or rejected),
+11 some were not (superseded, held again, already taken, no such id: each named on stderr),
+5 PostgreSQL unreachable, 1 bad command line, 2 configuration missing or invalid.
 
 Exit codes (--check): 0 every item passed, 8 warnings only, 9 at least one item failed or
 could not be checked, 2 configuration missing or invalid.
@@ -43,6 +52,40 @@ is skipped or fails is logged and retried at the next interval; the process keep
 Exit codes: 0 stopped by a signal, 1 bad command line, 2 configuration missing or invalid at
 start, 6 the metrics address could not be served (for example the port is in use).
 )";
+
+// The ids, --domain, --kind and --reason of --approve and --reject; an error message, or empty.
+QString readHeldSelection(const QCommandLineParser &p, CommandLine &c,
+                          const QCommandLineOption &domain, const QCommandLineOption &kind,
+                          const QCommandLineOption &reason)
+{
+    const bool approving = c.mode == CommandLine::Mode::Approve;
+    const bool rejecting = c.mode == CommandLine::Mode::Reject;
+    if (p.isSet(domain) && !approving)
+        return QStringLiteral("--domain only applies to --approve");
+    if (p.isSet(kind) && !p.isSet(domain))
+        return QStringLiteral("--kind only applies to --approve --domain");
+    if (p.isSet(reason) && !rejecting)
+        return QStringLiteral("--reason only applies to --reject");
+    for (const QString &text : p.positionalArguments()) {
+        bool ok = false;
+        const qint64 id = text.toLongLong(&ok);
+        if (!ok || id <= 0)
+            return QStringLiteral("'%1' is not a held action id (a positive whole number, as "
+                                  "reclaim --held lists them)")
+                .arg(text);
+        c.heldIds << id;
+    }
+    c.domain = p.value(domain);
+    c.kind = p.value(kind);
+    c.reason = p.value(reason);
+    if (p.isSet(kind) && c.kind != QLatin1String("requeue") && c.kind != QLatin1String("fail"))
+        return QStringLiteral("--kind must be 'requeue' or 'fail', not '%1'").arg(c.kind);
+    if (approving && c.heldIds.isEmpty() == c.domain.isEmpty())
+        return QStringLiteral("--approve takes held action ids or --domain NAME (one of the two)");
+    if (rejecting && c.heldIds.isEmpty())
+        return QStringLiteral("--reject takes the ids of the held actions to reject");
+    return {};
+}
 
 } // namespace
 
@@ -136,8 +179,32 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         QStringLiteral("screenshot"),
         QStringLiteral("Console: run once, render the window to this PNG, exit."),
         QStringLiteral("png"));
-    p.addOptions({help, version, config, daemon, once, check, dryRun, json, interval, logFormat,
-                  logFile, metrics, readOnly, screenshot});
+    const QCommandLineOption held(QStringLiteral("held"),
+                                  QStringLiteral("List the actions held for an operator."));
+    const QCommandLineOption approve(
+        QStringLiteral("approve"),
+        QStringLiteral("Approve held actions (ids as arguments, or --domain): each is checked "
+                       "again and run."));
+    const QCommandLineOption reject(
+        QStringLiteral("reject"),
+        QStringLiteral("Reject held actions (ids as arguments): not offered again while their "
+                       "row is unchanged."));
+    const QCommandLineOption domain(QStringLiteral("domain"),
+                                    QStringLiteral("With --approve: every held action of it."),
+                                    QStringLiteral("name"));
+    const QCommandLineOption kind(QStringLiteral("kind"),
+                                  QStringLiteral("With --approve --domain: only 'requeue' or "
+                                                 "'fail' actions."),
+                                  QStringLiteral("kind"));
+    const QCommandLineOption reason(QStringLiteral("reason"),
+                                    QStringLiteral("With --reject: why, kept with the rejection."),
+                                    QStringLiteral("text"));
+    p.addOptions({help, version,  config,    daemon,  once,    check,    dryRun,
+                  json, interval, logFormat, logFile, metrics, readOnly, screenshot,
+                  held, approve,  reject,    domain,  kind,    reason});
+    p.addPositionalArgument(QStringLiteral("ids"),
+                            QStringLiteral("With --approve or --reject: held action ids."),
+                            QStringLiteral("[ID…]"));
 
     CommandLineResult result;
     result.helpText = p.helpText();
@@ -145,20 +212,30 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
         result.error = p.errorText();
         return result;
     }
-    if (!p.positionalArguments().isEmpty()) {
+    const bool takesIds = p.isSet(approve) || p.isSet(reject);
+    if (!p.positionalArguments().isEmpty() && !takesIds) {
         result.error =
             QStringLiteral("unexpected argument '%1'").arg(p.positionalArguments().first());
         return result;
     }
     CommandLine c;
+    const int modes = int(p.isSet(daemon)) + int(p.isSet(once)) + int(p.isSet(check)) +
+                      int(p.isSet(held)) + int(p.isSet(approve)) + int(p.isSet(reject));
     if (p.isSet(help))
         c.mode = CommandLine::Mode::Help;
     else if (p.isSet(version))
         c.mode = CommandLine::Mode::Version;
-    else if (int(p.isSet(daemon)) + int(p.isSet(once)) + int(p.isSet(check)) > 1) {
-        result.error = QStringLiteral("--daemon, --once and --check cannot be combined");
+    else if (modes > 1) {
+        result.error = QStringLiteral(
+            "--daemon, --once, --check, --held, --approve and --reject cannot be combined");
         return result;
-    } else if (p.isSet(check))
+    } else if (p.isSet(held))
+        c.mode = CommandLine::Mode::Held;
+    else if (p.isSet(approve))
+        c.mode = CommandLine::Mode::Approve;
+    else if (p.isSet(reject))
+        c.mode = CommandLine::Mode::Reject;
+    else if (p.isSet(check))
         c.mode = CommandLine::Mode::Check;
     else if (p.isSet(daemon))
         c.mode = CommandLine::Mode::Daemon;
@@ -196,8 +273,15 @@ CommandLineResult parseCommandLine(const QStringList &arguments)
     }
     c.readOnly = p.isSet(readOnly);
     c.screenshotPath = p.value(screenshot);
-    if (c.json && c.mode != CommandLine::Mode::Once && c.mode != CommandLine::Mode::Check) {
-        result.error = QStringLiteral("--json only applies to --once and --check");
+    if (c.json && c.mode != CommandLine::Mode::Once && c.mode != CommandLine::Mode::Check &&
+        c.mode != CommandLine::Mode::Held && c.mode != CommandLine::Mode::Approve &&
+        c.mode != CommandLine::Mode::Reject) {
+        result.error = QStringLiteral(
+            "--json only applies to --once, --check, --held, --approve and --reject");
+        return result;
+    }
+    if (const QString problem = readHeldSelection(p, c, domain, kind, reason); !problem.isEmpty()) {
+        result.error = problem;
         return result;
     }
     result.options = c;

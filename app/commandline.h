@@ -16,6 +16,9 @@ struct CommandLine
         Daemon,
         Once,
         Check,
+        Held,    // --held: list what waits for an operator
+        Approve, // --approve ID… | --approve --domain D [--kind K]
+        Reject,  // --reject ID… [--reason TEXT]
         Version,
         Help
     };
@@ -29,6 +32,12 @@ struct CommandLine
     QString metricsAddress; // host:port for the daemon's /metrics, /healthz, /readyz
     bool readOnly = false;
     QString screenshotPath; // console: render once to this PNG and exit (tests, docs)
+    // --approve / --reject: the held actions named by id, or (--approve) every held action of
+    // `domain`, of `kind` ("requeue" or "fail") when given.
+    QList<qint64> heldIds;
+    QString domain;
+    QString kind;
+    QString reason; // --reject: why, recorded with the rejection
 };
 
 // Where the daemon serves /metrics, /healthz and /readyz; `enabled` false for "off".

@@ -12,5 +12,7 @@ constexpr int ServeFailed = 6;      // --daemon: the metrics address could not b
 constexpr int DomainUnread = 7; // the run completed, but a domain's candidates could not be read
 constexpr int CheckWarned = 8;  // --check: no item failed, at least one warned
 constexpr int CheckFailed = 9;  // --check: at least one item failed (or could not be checked)
-constexpr int Held = 10;        // the run completed, but a domain's actions were held by the guard
+constexpr int Held =
+    10; // the run completed, but actions wait for an operator (policy approve or the guard)
+constexpr int NotAllDecided = 11; // --approve/--reject: some named actions were not run/rejected
 } // namespace reclaim::exitcode

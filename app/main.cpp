@@ -3,6 +3,7 @@
 #include "checkcommand.h"
 #include "commandline.h"
 #include "exitcodes.h"
+#include "heldcommand.h"
 #include "oncecommand.h"
 
 #include <QCoreApplication>
@@ -35,6 +36,12 @@ int main(int argc, char **argv)
     case reclaim::CommandLine::Mode::Check: {
         QCoreApplication app(argc, argv);
         return reclaim::runCheck(cmd);
+    }
+    case reclaim::CommandLine::Mode::Held:
+    case reclaim::CommandLine::Mode::Approve:
+    case reclaim::CommandLine::Mode::Reject: {
+        QCoreApplication app(argc, argv);
+        return reclaim::runHeldCommand(cmd);
     }
     case reclaim::CommandLine::Mode::Daemon:
     case reclaim::CommandLine::Mode::Console:

@@ -29,7 +29,8 @@ int runOnce(const CommandLine &cmd)
     RunRequest request;
     request.trigger = QStringLiteral("once");
     request.dryRun = cmd.dryRun;
-    request.executeActions = !cmd.dryRun && config->run.policy == Policy::Auto;
+    // Each action's policy decides whether it runs (domains[].policy); a dry run runs nothing.
+    request.executeActions = !cmd.dryRun;
     request.actor = Actor{QStringLiteral("once"),
                           QHostInfo::localHostName(),
                           QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER")),
@@ -47,10 +48,20 @@ int runOnce(const CommandLine &cmd)
     else if (!report.unreadDomains().isEmpty())
         err << "reclaim: run " << report.runId << " completed, but the candidates of "
             << report.unreadDomains().join(QStringLiteral(", ")) << " could not be read\n";
-    for (const DomainReport &d : report.domains)
-        if (!d.heldReason.isEmpty())
+    for (const DomainReport &d : report.domains) {
+        if (!d.heldReason.isEmpty()) {
             err << "reclaim: run " << report.runId << ": nothing of " << d.name
                 << " executed: " << d.heldReason << "\n";
+            continue;
+        }
+        qsizetype held = 0;
+        for (const Action &a : report.actions)
+            held += a.domain == d.name && a.isHeld() ? 1 : 0;
+        if (held > 0)
+            err << "reclaim: run " << report.runId << ": " << held << " action"
+                << (held == 1 ? "" : "s") << " of " << d.name
+                << " wait for an operator's approval (policy approve)\n";
+    }
     return exitCodeFor(report);
 }
 

@@ -63,8 +63,8 @@ int exitCodeFor(const RunReport &r)
     case RunReport::Outcome::Completed:
         if (!r.unreadDomains().isEmpty())
             return exitcode::DomainUnread;
-        for (const DomainReport &d : r.domains)
-            if (!d.heldReason.isEmpty())
+        for (const Action &a : r.actions)
+            if (a.isHeld())
                 return exitcode::Held;
         return exitcode::Ran;
     case RunReport::Outcome::SkippedLockHeld:

@@ -10,12 +10,15 @@
 #   config    configuration types and loader       util    small helpers
 #   preflight `reclaim --check`: read-only checks of the deployment against the real servers
 #
+# config may read domain values (the policy an action carries, domain/policy.h) and never the
+# other way round: domain stays free of configuration.
+#
 # preflight is a folder of its own above the adapters rather than checks spread beside each
 # adapter: a check reads what several adapters know at once (the fence row in PostgreSQL against
 # the lock's counter in Redis, the commands of every script with every queue's keys), and none of
 # it may leak into a run's code path. It sits under service/, which runs it on a worker thread.
 set(RECLAIM_LAYER_util     "")
-set(RECLAIM_LAYER_config   "util")
+set(RECLAIM_LAYER_config   "util;domain")
 set(RECLAIM_LAYER_domain   "util")
 set(RECLAIM_LAYER_ports    "util;config;domain")
 set(RECLAIM_LAYER_redis    "util;config;ports")

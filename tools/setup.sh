@@ -13,6 +13,7 @@ packages=(
   redis-server redis-tools postgresql-15 postgresql-client-15 openssl
   xvfb xauth x11-apps imagemagick fonts-dejavu-core
   nodejs
+  prometheus
 )
 
 missing=()

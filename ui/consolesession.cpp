@@ -63,6 +63,13 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
         m_peekInFlight = false;
         emit lockStatus(status);
     });
+    connect(worker, &RecoveryWorker::heldListed, this, &ConsoleSession::heldListed);
+    connect(worker, &RecoveryWorker::heldDecided, this, &ConsoleSession::heldDecided);
+    connect(worker, &RecoveryWorker::heldDecisionsDone, this, [this](int decided) {
+        m_heldBatches = std::max(0, m_heldBatches - 1);
+        emit heldDecisionsDone(decided);
+        peekLock();
+    });
     m_peekTimer.start();
     peekLock();
 }
@@ -125,6 +132,38 @@ bool ConsoleSession::explainJob(const QString &rowId)
     RecoveryWorker *worker = m_thread->worker();
     QMetaObject::invokeMethod(
         worker, [worker, rowId] { worker->explainJob(rowId); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool ConsoleSession::listHeld()
+{
+    if (!m_thread)
+        return false;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->listHeld(); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool ConsoleSession::approveHeld(const QList<qint64> &ids)
+{
+    if (!m_thread || m_options.readOnly || ids.isEmpty())
+        return false;
+    ++m_heldBatches;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker, ids] { worker->approveHeld(ids); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool ConsoleSession::rejectHeld(const QList<qint64> &ids, const QString &reason)
+{
+    if (!m_thread || m_options.readOnly || ids.isEmpty())
+        return false;
+    ++m_heldBatches;
+    RecoveryWorker *worker = m_thread->worker();
+    QMetaObject::invokeMethod(
+        worker, [worker, ids, reason] { worker->rejectHeld(ids, reason); }, Qt::QueuedConnection);
     return true;
 }
 

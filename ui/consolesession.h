@@ -49,6 +49,14 @@ public:
     bool explainJob(const QString &rowId);
     void peekLock();
 
+    // Held actions (#29), whichever runner held them: listed, approved or rejected on the
+    // worker thread. False (and nothing sent) without a configuration; approving and rejecting
+    // also in read-only mode.
+    bool listHeld();
+    bool approveHeld(const QList<qint64> &ids);
+    bool rejectHeld(const QList<qint64> &ids, const QString &reason);
+    bool heldDecisionsInFlight() const { return m_heldBatches > 0; }
+
     // 0 turns automatic runs off.
     void setAutoRefreshSeconds(int seconds);
     int autoRefreshSeconds() const { return m_autoSeconds; }
@@ -65,6 +73,9 @@ signals:
     void jobExplained(const QString &rowId, const QList<reclaim::JobExplanation> &found,
                       const QString &error);
     void lockStatus(const reclaim::LockStatus &status);
+    void heldListed(const QList<reclaim::HeldAction> &held, const QString &error);
+    void heldDecided(const reclaim::HeldDecision &decision);
+    void heldDecisionsDone(int decided);
 
 private:
     Options m_options;
@@ -76,6 +87,7 @@ private:
     bool m_runInFlight = false;
     bool m_peekInFlight = false;
     int m_approvals = 0;
+    int m_heldBatches = 0;
 };
 
 } // namespace reclaim::ui

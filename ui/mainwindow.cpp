@@ -4,6 +4,7 @@
 #include "actionspanel.h"
 #include "auditview.h"
 #include "banner.h"
+#include "candidateapprovals.h"
 #include "candidateexport.h"
 #include "candidatefilterproxy.h"
 #include "candidatespanel.h"
@@ -14,6 +15,8 @@
 #include "consolesession.h"
 #include "detailspanel.h"
 #include "domainlistmodel.h"
+#include "heldactionsmodel.h"
+#include "heldpanel.h"
 #include "jobexplanationhtml.h"
 #include "lockpanel.h"
 #include "runchart.h"
@@ -29,6 +32,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
@@ -36,8 +40,10 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace reclaim::ui {
@@ -108,13 +114,6 @@ MainWindow::MainWindow(Settings &settings, ConnectionProfile profile, Options op
                                     jobExplanationHtml(rowId, found, error));
                 emit jobExplanationShown(rowId);
             });
-    connect(m_session, &ConsoleSession::rejectionRecorded, this,
-            [this](const Action &action, const QString &error) {
-                showRejection(action, error, false);
-            });
-    connect(
-        m_session, &ConsoleSession::rejectionUndone, this,
-        [this](const Action &action, const QString &error) { showRejection(action, error, true); });
     connect(m_banner, &Banner::profileRequested, this, &MainWindow::openProfileDialog);
     connect(m_runControls, &RunControls::autoRefreshChanged, this, [this](int seconds) {
         m_session->setAutoRefreshSeconds(seconds);
@@ -146,24 +145,12 @@ void MainWindow::buildActions()
             m_runNow->setEnabled(false);
     });
 
-    m_approve = new QAction(QStringLiteral("Approve"), this);
-    m_approve->setShortcuts({QKeySequence(Qt::Key_A)});
-    connect(m_approve, &QAction::triggered, this, &MainWindow::approveCurrent);
-    m_reject = new QAction(QStringLiteral("Reject"), this);
-    m_reject->setShortcuts({QKeySequence(Qt::Key_R), QKeySequence(Qt::Key_Delete)});
-    m_reject->setIconText(QStringLiteral("Reject (R)"));
-    m_reject->setToolTip(QStringLiteral(
-        "Do not run this action (R or Delete). The job row is not touched; the rejection is "
-        "recorded in reclaim.audit and the action is not offered again while the row keeps this "
-        "status and updatedAt."));
-    connect(m_reject, &QAction::triggered, this, &MainWindow::rejectCurrent);
-    m_undoReject = new QAction(QStringLiteral("Undo rejection"), this);
-    m_undoReject->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
-    m_undoReject->setIconText(QStringLiteral("Undo rejection (Ctrl+Z)"));
-    m_undoReject->setToolTip(QStringLiteral(
-        "Withdraw the recorded rejection of this action (Ctrl+Z): it can be approved again now, "
-        "and every run offers it again."));
-    connect(m_undoReject, &QAction::triggered, this, &MainWindow::undoRejectionCurrent);
+    m_showHeld = new QAction(QStringLiteral("Held for approval"), this);
+    m_showHeld->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
+    m_showHeld->setToolTip(QStringLiteral(
+        "The actions the daemon (or any runner) held for an operator, to approve or reject "
+        "(Ctrl+J)."));
+    connect(m_showHeld, &QAction::triggered, this, [this] { showHeldActions(true); });
 
     m_profileAction = new QAction(QStringLiteral("Connection profile\u2026"), this);
     m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -255,12 +242,15 @@ void MainWindow::buildMenus()
     }
 
     QMenu *actions = menuBar()->addMenu(QStringLiteral("&Actions"));
-    actions->addAction(m_approve);
-    actions->addAction(m_reject);
-    actions->addAction(m_undoReject);
-    // Window-wide shortcuts (text fields still take their own letters first).
-    addActions({m_runNow, m_approve, m_reject, m_undoReject, m_profileAction, m_export, filter,
-                m_auditHistory, m_findJob, m_exportAudit});
+    actions->addAction(approveAction());
+    actions->addAction(rejectAction());
+    actions->addAction(undoRejectionAction());
+    actions->addSeparator();
+    actions->addAction(m_showHeld);
+    // Window-wide shortcuts (text fields still take their own letters first). The held actions'
+    // tab brings its own Approve and Reject, active while it is shown.
+    addActions({m_runNow, approveAction(), rejectAction(), undoRejectionAction(), m_showHeld,
+                m_profileAction, m_export, filter, m_auditHistory, m_findJob, m_exportAudit});
     addActions(verdicts);
 }
 
@@ -302,8 +292,10 @@ void MainWindow::buildLayout()
 
     // Right: the candidates across the full width, and below them the selected job's evidence
     // next to the actions to approve, so the evidence is in view when approving.
-    m_actionsPanel = new ActionsPanel(m_actions, m_approve, m_reject, central);
-    m_actionsPanel->setUndoAction(m_undoReject);
+    m_approvals = new CandidateApprovals(
+        {m_session, m_actions, m_candidates, &m_freshness, m_banner, m_options.readOnly}, this);
+    m_actionsPanel = new ActionsPanel(m_actions, approveAction(), rejectAction(), central);
+    m_actionsPanel->setUndoAction(undoRejectionAction());
     m_details = new DetailsPanel(central);
     m_bottom = new QSplitter(Qt::Horizontal, central);
     m_bottom->addWidget(
@@ -319,9 +311,16 @@ void MainWindow::buildLayout()
     m_center->setStretchFactor(1, 1);
     m_center->setChildrenCollapsible(false);
 
+    // The candidates of the console's runs, and beside them in a tab the actions any runner held.
+    m_held = new HeldPanel(m_session, central);
+    m_tabs = new QTabWidget(central);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_center, QStringLiteral("Candidates"));
+    m_tabs->addTab(m_held, QStringLiteral("Held for approval"));
+
     m_outer = new QSplitter(Qt::Horizontal, central);
     m_outer->addWidget(m_left);
-    m_outer->addWidget(m_center);
+    m_outer->addWidget(m_tabs);
     m_outer->setStretchFactor(0, 0);
     m_outer->setStretchFactor(1, 1);
     m_outer->setChildrenCollapsible(false);
@@ -339,6 +338,26 @@ void MainWindow::buildLayout()
     connect(m_actionsPanel, &ActionsPanel::actionSelected, this, [this](const QString &key) {
         if (!selectCandidate(key))
             setCurrentKey(key); // filtered out of the table: show it anyway
+    });
+    connect(m_approvals, &CandidateApprovals::hintChanged, m_actionsPanel,
+            &ActionsPanel::setApprovalHint);
+    connect(m_approvals, &CandidateApprovals::detailsChanged, this, [this](const QString &key) {
+        if (key == m_currentKey)
+            refreshDetails();
+    });
+    connect(m_approvals, &CandidateApprovals::statusMessage, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 15000); });
+    connect(m_approvals, &CandidateApprovals::rejected, m_chart, &RunChart::recordAction);
+    connect(m_approvals, &CandidateApprovals::rejectionShown, this, &MainWindow::rejectionShown);
+    connect(m_held, &HeldPanel::waitingChanged, this, &MainWindow::showWaiting);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        const bool held = m_tabs->currentWidget() == m_held;
+        m_approvals->setShortcutsActive(!held); // one meaning per key
+        if (held) {
+            m_held->refresh();
+            m_held->view()->setFocus(Qt::TabFocusReason);
+        }
+        showWaiting();
     });
     fitDomainColumn();
     connect(m_domainProxy, &QAbstractItemModel::modelReset, this, &MainWindow::fitDomainColumn);
@@ -716,136 +735,48 @@ void MainWindow::refreshDetails()
 
 QString MainWindow::approvalBlocker() const
 {
-    if (m_currentKey.isEmpty())
-        return QStringLiteral("Select a job with a planned action.");
-    // What the job is decides first: an UNKNOWN or SCHEDULED job never has anything to approve.
-    const CandidateTableModel::Row *row = m_candidates->rowForKey(m_currentKey);
-    const Action *action = m_actions->actionFor(m_currentKey);
-    if (row && row->verdict->verdict == Verdict::Unknown)
-        return QStringLiteral("UNKNOWN: Reclaim could not look, so there is nothing to approve; it "
-                              "looks again next run.");
-    if (row && row->verdict->verdict == Verdict::Scheduled)
-        return QStringLiteral("SCHEDULED: the job is in its queue; nothing to do.");
-    if (m_options.readOnly)
-        return QStringLiteral("Read-only console (--read-only): approvals are off.");
-    if (!m_session->hasConfig())
-        return QStringLiteral("Not connected: fix the connection profile first.");
-    if (!action)
-        return QStringLiteral("No action is planned for this job.");
-    if (m_actions->isApproving(m_currentKey))
-        return QStringLiteral("Running: re-checking under the lock, then executing\u2026");
-    if (m_actions->isRecording(m_currentKey))
-        return QStringLiteral("Recording the rejection (or its undo) in the database\u2026");
-    if (action->result == ActionResult::Rejected)
-        return QStringLiteral("Rejected by %1 at %2: not offered again while the row keeps this "
-                              "status and updatedAt. Undo the rejection (Ctrl+Z) to approve it.")
-            .arg(action->rejectedBy.isEmpty() ? QStringLiteral("an operator") : action->rejectedBy,
-                 hhmmss(action->executedAt));
-    if (action->result != ActionResult::Pending)
-        return QStringLiteral("Already done: %1 at %2.")
-            .arg(actionResultText(action->result), hhmmss(action->executedAt));
-    if (m_freshness.stale())
-        return m_freshness.approvalHold(QDateTime::currentDateTimeUtc());
-    if (!row)
-        return QStringLiteral("The job is no longer a candidate in the latest run.");
-    return {};
+    return m_approvals->blocker();
+}
+
+QAction *MainWindow::approveAction() const
+{
+    return m_approvals->approveAction();
+}
+
+QAction *MainWindow::rejectAction() const
+{
+    return m_approvals->rejectAction();
+}
+
+QAction *MainWindow::undoRejectionAction() const
+{
+    return m_approvals->undoRejectionAction();
 }
 
 void MainWindow::updateApproval()
 {
-    const QString blocker = approvalBlocker();
-    const Action *action = m_actions->actionFor(m_currentKey);
-    const bool busy = m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey);
-    const bool pending = action && action->result == ActionResult::Pending && !busy;
-    m_approve->setEnabled(blocker.isEmpty());
-    m_reject->setEnabled(!m_options.readOnly && pending && m_session->hasConfig());
-    m_undoReject->setEnabled(!m_options.readOnly && action &&
-                             action->result == ActionResult::Rejected && !busy &&
-                             m_session->hasConfig());
-    m_approve->setText(pending ? QStringLiteral("Approve %1").arg(actionKindName(action->kind))
-                               : QStringLiteral("Approve"));
-    m_approve->setIconText(m_approve->text() +
-                           QStringLiteral(" (A)")); // the button says its shortcut
-    m_approve->setToolTip(
-        blocker.isEmpty()
-            ? QStringLiteral("Run this action now (A). Reclaim takes the lock and looks the job up "
-                             "again first; if it is no longer ABSENT, nothing is done.")
-            : blocker);
-    // The pane under the actions table names the action and its precondition in full.
-    m_actionsPanel->setApprovalHint(
-        blocker.isEmpty() ? QStringLiteral("Re-checked under the lock before it runs.") : blocker);
+    m_approvals->setCurrentKey(m_currentKey);
 }
 
-void MainWindow::approveCurrent()
+void MainWindow::showHeldActions(bool show)
 {
-    if (!approvalBlocker().isEmpty())
-        return;
-    const CandidateTableModel::Row *row = m_candidates->rowForKey(m_currentKey);
-    const Action *action = m_actions->actionFor(m_currentKey);
-    if (!m_session->approve(*action, row->verdict->candidate))
-        return;
-    m_actions->setApproving(m_currentKey, true);
-    m_candidates->setApproving(m_currentKey, true);
-    refreshDetails();
-    updateApproval();
+    m_tabs->setCurrentWidget(show ? static_cast<QWidget *>(m_held) : m_center);
 }
 
-// A rejection is the operator's decision, so it is recorded (reclaim.rejection and its audit
-// row) before it is shown: until the database answers the action reads "rejecting…", and if the
-// write fails it stays awaiting approval with the reason in the banner.
-void MainWindow::rejectCurrent()
+// The runners' held actions are what on-call was paged for: the tab says how many wait, and so
+// does the banner, whichever tab is shown.
+void MainWindow::showWaiting()
 {
-    const Action *action = m_actions->actionFor(m_currentKey);
-    if (m_options.readOnly || !action || action->result != ActionResult::Pending ||
-        m_actions->isApproving(m_currentKey) || m_actions->isRecording(m_currentKey))
-        return;
-    if (!m_session->reject(*action))
-        return;
-    m_actions->setRecording(m_currentKey, true);
-    refreshDetails();
-    updateApproval();
-}
-
-void MainWindow::undoRejectionCurrent()
-{
-    const Action *action = m_actions->actionFor(m_currentKey);
-    if (m_options.readOnly || !action || action->result != ActionResult::Rejected ||
-        m_actions->isRecording(m_currentKey))
-        return;
-    if (!m_session->undoRejection(*action))
-        return;
-    m_actions->setRecording(m_currentKey, true);
-    refreshDetails();
-    updateApproval();
-}
-
-void MainWindow::showRejection(const Action &action, const QString &error, bool undo)
-{
-    m_actions->setRecording(action.id, false);
-    const QString what = undo ? QStringLiteral("Undoing the rejection of %1").arg(action.id)
-                              : QStringLiteral("Rejecting %1").arg(action.id);
-    if (!error.isEmpty()) {
-        m_banner->setMessage(
-            QStringLiteral("rejection"), Banner::Severity::Warning,
-            QStringLiteral("%1 was not recorded: %2. The action is unchanged (%3).")
-                .arg(what, redactSecrets(error), actionResultText(action.result)));
-    } else {
-        m_banner->clearMessage(QStringLiteral("rejection"));
-        m_actions->updateAction(action);
-        m_candidates->updateAction(action);
-        if (!undo)
-            m_chart->recordAction(action);
-        statusBar()->showMessage(
-            undo
-                ? QStringLiteral("Rejection of %1 undone: it can be approved again.").arg(action.id)
-                : QStringLiteral("%1 %2: %3, recorded in reclaim.audit")
-                      .arg(actionKindName(action.kind), action.id, actionOutcomeText(action)),
-            15000);
-    }
-    if (action.id == m_currentKey)
-        refreshDetails();
-    updateApproval();
-    emit rejectionShown(action, error);
+    const int waiting = m_held->model()->waitingCount();
+    const int tab = m_tabs->indexOf(m_held);
+    m_tabs->setTabText(
+        tab, waiting > 0 ? QStringLiteral("Held for approval (%1)").arg(QLocale().toString(waiting))
+                         : QStringLiteral("Held for approval"));
+    m_banner->setMessage(QStringLiteral("held"), Banner::Severity::Warning,
+                         waiting > 0 && m_tabs->currentWidget() != m_held
+                             ? m_held->summary().toHtmlEscaped() +
+                                   QStringLiteral(" See <b>Held for approval</b> (Ctrl+J).")
+                             : QString());
 }
 
 } // namespace reclaim::ui

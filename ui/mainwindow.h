@@ -1,5 +1,6 @@
 // The operator console's main window: domains worst first, the candidates with their evidence,
-// the lock, the planned actions to approve one at a time, and the recent runs. It renders
+// the lock, the planned actions to approve one at a time, the recent runs, and (in a tab of its
+// own) the actions runners held for an operator. It renders
 // reports and sends commands; every I/O call happens on the session's worker thread.
 #pragma once
 
@@ -18,6 +19,7 @@ class QAction;
 class QLabel;
 class QSortFilterProxyModel;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace reclaim::ui {
@@ -26,6 +28,7 @@ class ActionsModel;
 class ActionsPanel;
 class AuditView;
 class Banner;
+class CandidateApprovals;
 class CandidateFilterProxy;
 class CandidatesPanel;
 class CandidateTableModel;
@@ -33,6 +36,7 @@ class ConnectionStatus;
 class ConsoleSession;
 class DetailsPanel;
 class DomainListModel;
+class HeldPanel;
 class LockPanel;
 class RunChart;
 class RunControls;
@@ -70,6 +74,8 @@ public:
     QString currentKey() const { return m_currentKey; }
     // Why approving the current selection is not possible ("" when it is).
     QString approvalBlocker() const;
+    // Shows the held actions' tab (true) or the candidates' (false).
+    void showHeldActions(bool show);
     // Whether the tables show the latest run, or an earlier one (the latest did not complete).
     const Freshness &freshness() const { return m_freshness; }
 
@@ -99,9 +105,11 @@ public:
     DetailsPanel *detailsPanel() const { return m_details; }
     RunChart *runChart() const { return m_chart; }
     Banner *banner() const { return m_banner; }
-    QAction *approveAction() const { return m_approve; }
-    QAction *rejectAction() const { return m_reject; }
-    QAction *undoRejectionAction() const { return m_undoReject; }
+    QAction *approveAction() const;
+    QAction *rejectAction() const;
+    QAction *undoRejectionAction() const;
+    HeldPanel *heldPanel() const { return m_held; }
+    QTabWidget *tabs() const { return m_tabs; }
     QAction *runNowAction() const { return m_runNow; }
     QAction *exportAction() const { return m_export; }
     QAction *auditHistoryAction() const { return m_auditHistory; }
@@ -136,10 +144,7 @@ private:
     void setCurrentKey(const QString &key);
     void refreshDetails();
     void updateApproval();
-    void approveCurrent();
-    void rejectCurrent();
-    void undoRejectionCurrent();
-    void showRejection(const Action &action, const QString &error, bool undo);
+    void showWaiting();
 
     Settings &m_settings;
     ConnectionProfile m_profile;
@@ -160,6 +165,9 @@ private:
     LockPanel *m_lock = nullptr;
     RunChart *m_chart = nullptr;
     ActionsPanel *m_actionsPanel = nullptr;
+    CandidateApprovals *m_approvals = nullptr;
+    HeldPanel *m_held = nullptr;
+    QTabWidget *m_tabs = nullptr;
     QSplitter *m_outer = nullptr;
     QSplitter *m_center = nullptr;
     QSplitter *m_bottom = nullptr;
@@ -167,9 +175,7 @@ private:
     ConnectionStatus *m_connection = nullptr;
 
     QAction *m_runNow = nullptr;
-    QAction *m_approve = nullptr;
-    QAction *m_reject = nullptr;
-    QAction *m_undoReject = nullptr;
+    QAction *m_showHeld = nullptr;
     QAction *m_profileAction = nullptr;
     QAction *m_export = nullptr;
     QAction *m_auditHistory = nullptr;

@@ -12,11 +12,6 @@ namespace reclaim {
 
 namespace {
 
-QString policyName(Policy p)
-{
-    return p == Policy::Auto ? QStringLiteral("auto") : QStringLiteral("observe");
-}
-
 // Phases a non-dry run reaches only while holding the lock (it is taken in "lock").
 bool holdsLockIn(const QString &phase)
 {
@@ -55,6 +50,7 @@ DaemonLoop::DaemonLoop(ReclaimConfig config, Options options, MetricsRegistry &m
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &DaemonLoop::tick);
     m_readiness.interval = interval();
+    m_metrics.setRunInterval(interval().count());
 }
 
 DaemonLoop::~DaemonLoop() = default;
@@ -67,7 +63,9 @@ std::chrono::seconds DaemonLoop::interval() const
 
 bool DaemonLoop::executeActions() const
 {
-    return !m_options.dryRun && m_config.run.policy == Policy::Auto;
+    // Each action's policy decides (domains[].policy); with no kind on auto the daemon only
+    // plans, holds and reports.
+    return !m_options.dryRun && m_config.executesAnything();
 }
 
 void DaemonLoop::start()
@@ -220,6 +218,7 @@ void DaemonLoop::reload()
     // Queued behind a run in flight, so it applies from the next run.
     QMetaObject::invokeMethod(
         worker, [worker, config = m_config] { worker->setConfig(config); }, Qt::QueuedConnection);
+    m_metrics.setRunInterval(interval().count());
     m_readiness.interval = interval();
     // The new configuration is checked as at start (a check in flight answers for the old one;
     // a failing one is repeated at the next interval anyway).

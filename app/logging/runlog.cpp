@@ -119,6 +119,7 @@ QList<LogRecord> describeRun(const RunReport &r, bool executeActions)
                         {{QStringLiteral("event"), QStringLiteral("guard-held")},
                          {QStringLiteral("runId"), r.runId},
                          {QStringLiteral("domain"), d.name},
+                         {QStringLiteral("limit"), d.heldLimit},
                          {QStringLiteral("detail"), d.heldReason}}});
         if (d.scan.error)
             out.append(
@@ -131,6 +132,15 @@ QList<LogRecord> describeRun(const RunReport &r, bool executeActions)
                   {QStringLiteral("domain"), d.name},
                   {QStringLiteral("detail"), *d.scan.error}}});
     }
+    for (const QString &error : r.heldStoreErrors)
+        out.append(LogRecord{LogLevel::Warn,
+                             QStringLiteral("run %1: held actions could not be kept for the "
+                                            "operators (still held in this run; the next run "
+                                            "holds them again): %2")
+                                 .arg(r.runId, error),
+                             {{QStringLiteral("event"), QStringLiteral("held-store-error")},
+                              {QStringLiteral("runId"), r.runId},
+                              {QStringLiteral("detail"), error}}});
     if (r.lock.raisedFrom)
         out.append(LogRecord{
             LogLevel::Warn,

@@ -97,6 +97,21 @@ void MetricsRegistry::recordRun(const RunReport &r)
     }
     for (const Action &a : r.actions)
         ++m_actions[{actionKindName(a.kind).toLower(), actionResultName(a.result)}];
+    for (const DomainReport &d : r.domains)
+        if (!d.heldLimit.isEmpty())
+            ++m_guardTrips[{d.name, d.heldLimit}];
+    if (r.heldOpen) {
+        for (auto it = m_held.begin(); it != m_held.end(); ++it)
+            it.value() = 0;
+        for (auto it = m_heldOldest.begin(); it != m_heldOldest.end(); ++it)
+            it.value() = 0;
+        for (const HeldGroup &g : *r.heldOpen) {
+            m_held[{g.domain, actionKindName(g.kind).toLower(), g.limit}] += g.count;
+            const qint64 at = g.oldest.toSecsSinceEpoch();
+            qint64 &oldest = m_heldOldest[g.domain];
+            oldest = oldest == 0 ? at : qMin(oldest, at);
+        }
+    }
     const double seconds = static_cast<double>(r.startedAt.msecsTo(r.finishedAt)) / 1000.0;
     for (std::size_t i = 0; i < kDurationBuckets.size(); ++i) {
         if (seconds <= kDurationBuckets[i]) {
@@ -107,6 +122,11 @@ void MetricsRegistry::recordRun(const RunReport &r)
     ++m_durationCount;
     m_durationSum += seconds;
     m_redisRoundTrips += static_cast<quint64>(qMax<qint64>(0, r.redisRoundTrips));
+}
+
+void MetricsRegistry::setRunInterval(qint64 seconds)
+{
+    m_intervalSeconds = seconds;
 }
 
 void MetricsRegistry::recordConfigReload(bool applied)
@@ -173,6 +193,31 @@ QByteArray MetricsRegistry::exposition() const
              "Redis round trips made by recovery runs.");
     w.sample(QStringLiteral("reclaim_redis_round_trips_total"), {},
              QString::number(m_redisRoundTrips));
+
+    w.family("reclaim_held_actions", "gauge",
+             "Actions waiting for an operator now (any runner's), by domain, kind and what holds "
+             "them (the guard's limit, or policy).");
+    for (auto it = m_held.cbegin(); it != m_held.cend(); ++it)
+        w.sample(QStringLiteral("reclaim_held_actions"),
+                 {{QStringLiteral("domain"), std::get<0>(it.key())},
+                  {QStringLiteral("kind"), std::get<1>(it.key())},
+                  {QStringLiteral("reason"), std::get<2>(it.key())}},
+                 QString::number(it.value()));
+    w.family("reclaim_held_oldest_timestamp_seconds", "gauge",
+             "Unix time the oldest action still held in a domain was held (0: none held).");
+    for (auto it = m_heldOldest.cbegin(); it != m_heldOldest.cend(); ++it)
+        w.sample(QStringLiteral("reclaim_held_oldest_timestamp_seconds"),
+                 {{QStringLiteral("domain"), it.key()}}, QString::number(it.value()));
+    w.family("reclaim_guard_trips_total", "counter",
+             "Runs in which the blast-radius guard held a domain, by domain and limit.");
+    for (auto it = m_guardTrips.cbegin(); it != m_guardTrips.cend(); ++it)
+        w.sample(QStringLiteral("reclaim_guard_trips_total"),
+                 {{QStringLiteral("domain"), it.key().first},
+                  {QStringLiteral("limit"), it.key().second}},
+                 QString::number(it.value()));
+    w.family("reclaim_run_interval_seconds", "gauge", "Seconds between the daemon's runs.");
+    w.sample(QStringLiteral("reclaim_run_interval_seconds"), {},
+             QString::number(m_intervalSeconds));
 
     w.family("reclaim_config_reloads_total", "counter",
              "Configuration reloads (SIGHUP), by result.");

@@ -9,6 +9,7 @@
 #include <QPair>
 #include <QString>
 #include <array>
+#include <tuple>
 
 namespace reclaim {
 
@@ -25,6 +26,8 @@ public:
     void setLockHeld(bool held);
     void recordRun(const RunReport &report);
     void recordConfigReload(bool applied);
+    // The daemon's interval (reclaim_run_interval_seconds): alerts count missed runs with it.
+    void setRunInterval(qint64 seconds);
 
     QByteArray exposition() const;
 
@@ -40,6 +43,11 @@ private:
     quint64 m_durationCount = 0;
     double m_durationSum = 0;
     quint64 m_redisRoundTrips = 0;
+    qint64 m_intervalSeconds = 0;
+    // (domain, kind, limit) → actions held now; a group that empties stays, at 0.
+    QMap<std::tuple<QString, QString, QString>, int> m_held;
+    QMap<QString, qint64> m_heldOldest; // domain → Unix time of its oldest held action, 0: none
+    QMap<QPair<QString, QString>, quint64> m_guardTrips; // (domain, limit) → runs it held
 };
 
 } // namespace reclaim

@@ -43,6 +43,8 @@ public:
     bool isEmpty() const { return m_object.isEmpty(); }
     const QString &path() const { return m_path; }
 
+    QJsonValue peek(const QString &key) const { return m_object.value(key); }
+
     QJsonValue take(const QString &key)
     {
         m_seen.insert(key);
@@ -86,6 +88,17 @@ public:
             throw Invalid{pathOf(key),
                           QStringLiteral("must be between %1 and %2").arg(min).arg(max)};
         return n;
+    }
+
+    // A number from 0 to 1 (a share).
+    double fraction(const QString &key, double fallback)
+    {
+        const QJsonValue v = take(key);
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() > 1)
+            throw Invalid{pathOf(key), QStringLiteral("must be a number from 0 to 1")};
+        return v.toDouble();
     }
 
     QStringList stringList(const QString &key, const QStringList &fallback, bool nonEmpty)
@@ -220,7 +233,53 @@ ParentRule readParent(ObjectReader r)
     return rule;
 }
 
-DomainConfig readDomain(ObjectReader r)
+Policy readPolicy(ObjectReader &r, const QString &key, Policy fallback)
+{
+    const QString name = r.string(key, policyName(fallback));
+    const auto policy = policyNamed(name);
+    if (!policy)
+        throw Invalid{r.pathOf(key),
+                      QStringLiteral("'%1' is not a policy (auto, approve or observe)").arg(name)};
+    return *policy;
+}
+
+// domains[].policy: one policy for both kinds ("approve"), or one per kind ({"requeue": "auto",
+// "fail": "approve"}); a kind not named keeps run.policy.
+void readDomainPolicy(ObjectReader &r, DomainConfig &d, Policy runDefault)
+{
+    d.requeuePolicy = runDefault;
+    d.failPolicy = runDefault;
+    const QString key = QStringLiteral("policy");
+    if (!r.has(key))
+        return;
+    if (r.peek(key).isString()) {
+        d.requeuePolicy = d.failPolicy = readPolicy(r, key, runDefault);
+        return;
+    }
+    if (!r.peek(key).isObject())
+        throw Invalid{r.pathOf(key),
+                      QStringLiteral("must be a policy (auto, approve or observe) or an object "
+                                     "with one per kind of action: {\"requeue\": ..., "
+                                     "\"fail\": ...}")};
+    ObjectReader kinds = r.object(key);
+    d.requeuePolicy = readPolicy(kinds, QStringLiteral("requeue"), runDefault);
+    d.failPolicy = readPolicy(kinds, QStringLiteral("fail"), runDefault);
+    kinds.rejectUnknownKeys();
+}
+
+GuardSettings readGuard(ObjectReader r)
+{
+    GuardSettings g;
+    g.maxActions =
+        static_cast<int>(r.integer(QStringLiteral("maxActions"), g.maxActions, 1, 100000000));
+    g.maxAbsentShare = r.fraction(QStringLiteral("maxAbsentShare"), g.maxAbsentShare);
+    g.minCandidates =
+        static_cast<int>(r.integer(QStringLiteral("minCandidates"), g.minCandidates, 1, 100000000));
+    r.rejectUnknownKeys();
+    return g;
+}
+
+DomainConfig readDomain(ObjectReader r, Policy runPolicy)
 {
     DomainConfig d;
     d.name = r.string(QStringLiteral("name"), {}, true);
@@ -278,6 +337,7 @@ DomainConfig readDomain(ObjectReader r)
     d.requeueWindow = std::chrono::seconds(
         budget.integer(QStringLiteral("windowSeconds"), d.requeueWindow.count(), 1, 365LL * 86400));
     budget.rejectUnknownKeys();
+    readDomainPolicy(r, d, runPolicy);
     r.rejectUnknownKeys();
     return d;
 }
@@ -347,14 +407,8 @@ RunSettings readRun(ObjectReader r)
         static_cast<int>(r.integer(QStringLiteral("probeBatchSize"), s.probeBatchSize, 1, 100000));
     s.listProbeLimit = static_cast<int>(
         r.integer(QStringLiteral("listProbeLimit"), s.listProbeLimit, 0, 10000000));
-    const QString policy = r.string(QStringLiteral("policy"), QStringLiteral("auto"));
-    if (policy == QLatin1String("auto"))
-        s.policy = Policy::Auto;
-    else if (policy == QLatin1String("observe"))
-        s.policy = Policy::Observe;
-    else
-        throw Invalid{r.pathOf(QStringLiteral("policy")),
-                      QStringLiteral("'%1' is not a policy (auto or observe)").arg(policy)};
+    s.policy = readPolicy(r, QStringLiteral("policy"), s.policy);
+    s.guard = readGuard(r.object(QStringLiteral("guard")));
     s.timeZone = r.string(QStringLiteral("timeZone"), s.timeZone);
     r.rejectUnknownKeys();
     if (s.lockKey.isEmpty())
@@ -479,7 +533,8 @@ Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &js
             const QString path = QStringLiteral("domains[%1]").arg(i);
             if (!array.at(i).isObject())
                 throw Invalid{path, QStringLiteral("must be an object")};
-            DomainConfig d = readDomain(ObjectReader(array.at(i).toObject(), path));
+            DomainConfig d =
+                readDomain(ObjectReader(array.at(i).toObject(), path), config.run.policy);
             if (names.contains(d.name))
                 throw Invalid{path + QStringLiteral(".name"),
                               QStringLiteral("'%1' is used by another domain").arg(d.name)};

@@ -1,6 +1,9 @@
 // One job domain as configured: where its rows live, which queues run it, how to recover it.
 #pragma once
 
+#include "domain/action.h"
+#include "domain/policy.h"
+
 #include <QString>
 #include <QStringList>
 #include <chrono>
@@ -56,6 +59,14 @@ struct DomainConfig
     QList<ParentRule> parents;
     int maxRequeues = 3;
     std::chrono::seconds requeueWindow{86400};
+    // domains[].policy, each kind defaulting to run.policy (resolved when loaded).
+    Policy requeuePolicy = Policy::Auto;
+    Policy failPolicy = Policy::Auto;
+
+    Policy policyFor(ActionKind kind) const
+    {
+        return kind == ActionKind::Requeue ? requeuePolicy : failPolicy;
+    }
 
     QString currentJobId(const QString &rowId, const QString &type) const;
     const RestoreRule *restoreFor(const QString &type) const;

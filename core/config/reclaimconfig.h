@@ -3,6 +3,7 @@
 
 #include "config/connectionurl.h"
 #include "config/domainconfig.h"
+#include "domain/policy.h"
 
 #include <QList>
 #include <QString>
@@ -10,10 +11,14 @@
 
 namespace reclaim {
 
-enum class Policy
+// The blast-radius guard (recovery/blastradiusguard.h): above any of these, nothing of a domain
+// executes in a run and every action is held for an operator. The defaults are documented with
+// their reasoning in the README ("The blast-radius guard").
+struct GuardSettings
 {
-    Auto,
-    Observe
+    int maxActions = 100;        // planned actions of one domain in one run
+    double maxAbsentShare = 0.5; // ABSENT candidates / candidates of a domain ...
+    int minCandidates = 20;      // ... counted from this many candidates on
 };
 
 struct RunSettings
@@ -29,9 +34,10 @@ struct RunSettings
     std::chrono::milliseconds redisTimeout{2000};
     std::chrono::milliseconds postgresTimeout{5000};
     int scanPageSize = 200;
-    int probeBatchSize = 1000;  // direct lookups per pipelined round trip
-    int listProbeLimit = 10000; // list elements a lookup may walk before reading the list once
-    Policy policy = Policy::Auto;
+    int probeBatchSize = 1000;    // direct lookups per pipelined round trip
+    int listProbeLimit = 10000;   // list elements a lookup may walk before reading the list once
+    Policy policy = Policy::Auto; // the default of every domain's requeue and fail policy
+    GuardSettings guard;
     QString timeZone = QStringLiteral("UTC"); // how the job tables' timestamps are stored
 };
 
@@ -42,6 +48,16 @@ struct ReclaimConfig
     RedisEndpoint redis;
     RunSettings run;
     QList<DomainConfig> domains;
+
+    // True when some domain lets a kind of action run on its own (policy auto): a runner with
+    // nothing of the kind only plans, holds and reports.
+    bool executesAnything() const
+    {
+        for (const DomainConfig &d : domains)
+            if (d.requeuePolicy == Policy::Auto || d.failPolicy == Policy::Auto)
+                return true;
+        return false;
+    }
 
     // The domain called `name`, or null when none is (any more) configured.
     const DomainConfig *domain(const QString &name) const

@@ -1,6 +1,8 @@
 // A planned recovery action, its precondition, and what happened when it ran.
 #pragma once
 
+#include "domain/policy.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QString>
@@ -70,9 +72,22 @@ struct Action
     QDateTime executedAt;
     ParentChange parent;
     QString rejectedBy; // Rejected only: the operator ("user@host") whose "no" is recorded
-    // Set when the blast-radius guard held it (recovery/traceguard.h): a run does not execute
-    // it; an operator's approval does. It stays Pending.
+    // What the domain's policy says for this kind (domains[].policy): a run executes only Auto.
+    Policy policy = Policy::Auto;
+    // Why it waits for an operator: its policy is approve, or the blast-radius guard held its
+    // domain (recovery/blastradiusguard.h). A run does not execute it; an approval does. It
+    // stays Pending. Never set for Observe: observed actions are reported, not held.
     QString heldReason;
+    // Its entry among the held actions Reclaim keeps (reclaim.held_action), once recorded; what
+    // an operator names to approve or reject it (reclaim --approve ID). 0: not recorded.
+    qint64 heldId = 0;
+
+    bool isHeld() const { return result == ActionResult::Pending && !heldReason.isEmpty(); }
+    // Pending, not held, and allowed to run on its own.
+    bool runsOnItsOwn() const
+    {
+        return result == ActionResult::Pending && heldReason.isEmpty() && policy == Policy::Auto;
+    }
 };
 
 } // namespace reclaim

@@ -150,11 +150,14 @@ QJsonObject actionJson(const Action &a)
                    QJsonObject{{QStringLiteral("status"), a.precondition.status},
                                {QStringLiteral("updatedAt"), a.precondition.updatedAtText},
                                {QStringLiteral("generation"), a.precondition.generation}}},
-                  {QStringLiteral("result"), actionResultName(a.result)}};
+                  {QStringLiteral("result"), actionResultName(a.result)},
+                  {QStringLiteral("policy"), policyName(a.policy)}};
     if (!a.resultDetail.isEmpty())
         o.insert(QStringLiteral("resultDetail"), a.resultDetail);
     if (!a.heldReason.isEmpty())
         o.insert(QStringLiteral("held"), a.heldReason);
+    if (a.heldId != 0)
+        o.insert(QStringLiteral("heldId"), a.heldId);
     if (a.executedAt.isValid())
         o.insert(QStringLiteral("executedAt"), a.executedAt.toString(Qt::ISODateWithMs));
     if (!a.rejectedBy.isEmpty())
@@ -216,8 +219,10 @@ QJsonObject RunReport::toJson() const
         if (d.scan.error)
             scan.insert(QStringLiteral("error"), *d.scan.error);
         o.insert(QStringLiteral("scan"), scan);
-        if (!d.heldReason.isEmpty())
+        if (!d.heldReason.isEmpty()) {
             o.insert(QStringLiteral("held"), d.heldReason);
+            o.insert(QStringLiteral("heldLimit"), d.heldLimit);
+        }
         domainArray.append(o);
     }
     QJsonArray actionArray;
@@ -233,30 +238,43 @@ QJsonObject RunReport::toJson() const
         lockJson.insert(QStringLiteral("error"), lock.error);
     if (lock.raisedFrom)
         lockJson.insert(QStringLiteral("raisedFrom"), lock.raisedFrom);
-    return QJsonObject{
-        {QStringLiteral("runId"), runId},
-        {QStringLiteral("trigger"), trigger},
-        {QStringLiteral("dryRun"), dryRun},
-        {QStringLiteral("outcome"), outcomeName(outcome)},
-        {QStringLiteral("outcomeDetail"), outcomeDetail},
-        {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
-        {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
-        {QStringLiteral("lock"), lockJson},
-        {QStringLiteral("counts"),
-         QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
-                     {QStringLiteral("ABSENT"), count(Verdict::Absent)},
-                     {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
-        {QStringLiteral("phasesMs"),
-         QJsonObject{{QStringLiteral("lock"), phases.lockMs},
-                     {QStringLiteral("candidates"), phases.candidatesMs},
-                     {QStringLiteral("lookup"), phases.lookupMs},
-                     {QStringLiteral("scan"), phases.scanMs},
-                     {QStringLiteral("plan"), phases.planMs},
-                     {QStringLiteral("execute"), phases.executeMs}}},
-        {QStringLiteral("redisRoundTrips"), redisRoundTrips},
-        {QStringLiteral("unreadDomains"), QJsonArray::fromStringList(unreadDomains())},
-        {QStringLiteral("domains"), domainArray},
-        {QStringLiteral("actions"), actionArray}};
+    QJsonObject o{{QStringLiteral("runId"), runId},
+                  {QStringLiteral("trigger"), trigger},
+                  {QStringLiteral("dryRun"), dryRun},
+                  {QStringLiteral("outcome"), outcomeName(outcome)},
+                  {QStringLiteral("outcomeDetail"), outcomeDetail},
+                  {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
+                  {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
+                  {QStringLiteral("lock"), lockJson},
+                  {QStringLiteral("counts"),
+                   QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
+                               {QStringLiteral("ABSENT"), count(Verdict::Absent)},
+                               {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
+                  {QStringLiteral("phasesMs"),
+                   QJsonObject{{QStringLiteral("lock"), phases.lockMs},
+                               {QStringLiteral("candidates"), phases.candidatesMs},
+                               {QStringLiteral("lookup"), phases.lookupMs},
+                               {QStringLiteral("scan"), phases.scanMs},
+                               {QStringLiteral("plan"), phases.planMs},
+                               {QStringLiteral("execute"), phases.executeMs}}},
+                  {QStringLiteral("redisRoundTrips"), redisRoundTrips},
+                  {QStringLiteral("unreadDomains"), QJsonArray::fromStringList(unreadDomains())},
+                  {QStringLiteral("domains"), domainArray},
+                  {QStringLiteral("actions"), actionArray}};
+    if (heldOpen) {
+        QJsonArray groups;
+        for (const HeldGroup &g : *heldOpen)
+            groups.append(QJsonObject{
+                {QStringLiteral("domain"), g.domain},
+                {QStringLiteral("kind"), actionKindName(g.kind)},
+                {QStringLiteral("limit"), g.limit},
+                {QStringLiteral("count"), g.count},
+                {QStringLiteral("oldestHeldAt"), g.oldest.toString(Qt::ISODateWithMs)}});
+        o.insert(QStringLiteral("heldOpen"), groups);
+    }
+    if (!heldStoreErrors.isEmpty())
+        o.insert(QStringLiteral("heldStoreErrors"), QJsonArray::fromStringList(heldStoreErrors));
+    return o;
 }
 
 } // namespace reclaim

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/action.h"
+#include "domain/heldaction.h"
 #include "domain/verdict.h"
 
 #include <QDateTime>
@@ -59,8 +60,10 @@ struct DomainReport
     std::optional<QString> candidateError; // the job store could not be read for this domain
     QList<CandidateVerdict> candidates;
     ScanStats scan;
-    // Why none of this domain's actions executed (recovery/traceguard.h); empty: not held.
+    // Why none of this domain's actions executed (recovery/blastradiusguard.h); empty: not held.
     QString heldReason;
+    // Which limit held it: no-trace, trace-unchecked, max-actions or absent-share.
+    QString heldLimit;
 
     int count(Verdict v) const;
 };
@@ -97,6 +100,12 @@ struct RunReport
     QList<Action> actions;
     PhaseTimes phases;
     qint64 redisRoundTrips = 0;
+    // Held actions that could not be kept for the operators ("<domain>: <error>"): they are
+    // still held in this report, and the next run holds them again.
+    QStringList heldStoreErrors;
+    // Every action held now, by any runner, grouped (read after this run kept its own);
+    // nullopt when this run did not read them (dry run, skipped, no store).
+    std::optional<QList<HeldGroup>> heldOpen;
 
     static QString outcomeName(Outcome o);
     // A fresh run id (8 hex digits): made before a run starts when its first log line must

@@ -15,6 +15,8 @@
 
 namespace reclaim {
 
+class HeldActionStore;
+
 struct StoreError
 {
     QString message;
@@ -118,6 +120,10 @@ public:
     // Undoes the active rejections of the action's row, with an audit row, in one transaction.
     // How many were undone (0: there was none).
     virtual Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) = 0;
+
+    // Where held actions are kept between runs (ports/heldactionstore.h), or null where this
+    // store keeps none (then a run's held actions live only in its report).
+    virtual HeldActionStore *heldActionStore() { return nullptr; }
 };
 
 } // namespace reclaim

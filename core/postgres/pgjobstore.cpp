@@ -4,6 +4,7 @@
 #include "postgres/auditlog.h"
 #include "postgres/candidatequery.h"
 #include "postgres/conditionalwrite.h"
+#include "postgres/heldactionlog.h"
 #include "postgres/reclaimschema.h"
 #include "postgres/rejectionlog.h"
 
@@ -280,6 +281,80 @@ Expected<int, StoreError> PgJobStore::undoRejection(const Action &a, const Actor
         return unexpected(
             StoreError{QStringLiteral("a read-only console undoes no rejection (%1)").arg(a.id)});
     return writeRejectionUndo(*m_conn, a, actor);
+}
+
+std::optional<StoreError> PgJobStore::refusedWhenReadOnly(const QString &what) const
+{
+    if (!m_readOnly)
+        return std::nullopt;
+    return StoreError{QStringLiteral("a read-only console writes nothing (%1)").arg(what)};
+}
+
+Expected<QList<HeldAction>, StoreError> PgJobStore::heldActions(const HeldFilter &filter)
+{
+    return watched([&] { return readHeldActions(live(), filter); });
+}
+
+Expected<QList<HeldGroup>, StoreError> PgJobStore::heldGroups()
+{
+    return watched([&] { return readHeldGroups(live()); });
+}
+
+Expected<QHash<QString, qint64>, StoreError>
+PgJobStore::applyHeldSync(const QString &domain, const HeldSyncPlan &plan, const Actor &run)
+{
+    if (auto refused = refusedWhenReadOnly(QStringLiteral("held actions of %1").arg(domain)))
+        return unexpected(*refused);
+    return watched([&] { return writeHeldSync(live(), domain, plan, run); });
+}
+
+namespace {
+
+// Where Reclaim's schema was never created nothing was ever held: the id is unknown.
+bool noSuchHeld(const Expected<QList<HeldAction>, StoreError> &found)
+{
+    return found && found->isEmpty();
+}
+
+} // namespace
+
+Expected<HeldClaim, StoreError> PgJobStore::claimHeld(qint64 id, const Actor &approver)
+{
+    if (auto refused = refusedWhenReadOnly(QStringLiteral("approval of %1").arg(id)))
+        return unexpected(*refused);
+    const auto found = heldActions(HeldFilter{{}, std::nullopt, {id}, false});
+    if (!found)
+        return unexpected(found.error());
+    if (noSuchHeld(found))
+        return HeldClaim{};
+    return watched([&] {
+        return writeHeldClaim(live(), id, HeldState::Approved, approver,
+                              QStringLiteral("approved by %1").arg(actorName(approver)));
+    });
+}
+
+Expected<bool, StoreError> PgJobStore::settleApproved(qint64 id, HeldState to,
+                                                      const QString &detail, const Actor &approver)
+{
+    if (auto refused = refusedWhenReadOnly(QStringLiteral("approval of %1").arg(id)))
+        return unexpected(*refused);
+    return watched([&] { return writeApprovedSettled(live(), id, to, detail, approver); });
+}
+
+Expected<HeldClaim, StoreError> PgJobStore::rejectHeld(qint64 id, const Actor &by,
+                                                       const QString &reason)
+{
+    if (auto refused = refusedWhenReadOnly(QStringLiteral("rejection of %1").arg(id)))
+        return unexpected(*refused);
+    const auto found = heldActions(HeldFilter{{}, std::nullopt, {id}, false});
+    if (!found)
+        return unexpected(found.error());
+    if (noSuchHeld(found))
+        return HeldClaim{};
+    const QString detail = reason.isEmpty()
+                               ? QStringLiteral("rejected by %1").arg(actorName(by))
+                               : QStringLiteral("rejected by %1: %2").arg(actorName(by), reason);
+    return watched([&] { return writeHeldClaim(live(), id, HeldState::Rejected, by, detail); });
 }
 
 } // namespace reclaim

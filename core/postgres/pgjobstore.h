@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
+#include "ports/heldactionstore.h"
 #include "ports/jobstore.h"
 #include "postgres/pgconnection.h"
 #include "postgres/pgwatchdog.h"
@@ -14,7 +15,7 @@
 
 namespace reclaim {
 
-class PgJobStore final : public JobStore
+class PgJobStore final : public JobStore, public HeldActionStore
 {
 public:
     ~PgJobStore() override;
@@ -44,6 +45,18 @@ public:
     Expected<Rejection, StoreError> recordRejection(const Action &action,
                                                     const Actor &actor) override;
     Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) override;
+    HeldActionStore *heldActionStore() override { return this; }
+
+    // HeldActionStore (postgres/heldactionlog.cpp).
+    Expected<QList<HeldAction>, StoreError> heldActions(const HeldFilter &filter) override;
+    Expected<QHash<QString, qint64>, StoreError>
+    applyHeldSync(const QString &domain, const HeldSyncPlan &plan, const Actor &run) override;
+    Expected<QList<HeldGroup>, StoreError> heldGroups() override;
+    Expected<HeldClaim, StoreError> claimHeld(qint64 id, const Actor &approver) override;
+    Expected<bool, StoreError> settleApproved(qint64 id, HeldState to, const QString &detail,
+                                              const Actor &approver) override;
+    Expected<HeldClaim, StoreError> rejectHeld(qint64 id, const Actor &by,
+                                               const QString &reason) override;
 
     QString connectionName() const;
 
@@ -57,6 +70,8 @@ private:
     // Runs one call under the watchdog: a server that stops answering (SIGSTOP, a frozen host)
     // fails the call after m_callLimit instead of hanging the run.
     template <typename Call> auto watched(Call &&call);
+    // A write a read-only store refuses, with what it was.
+    std::optional<StoreError> refusedWhenReadOnly(const QString &what) const;
     // Retries the audit completions that could not be written yet (the server was away).
     void finishPending();
 

@@ -1,6 +1,7 @@
 #include "postgres/reclaimschema.h"
 
 #include "fencing/pgfence.h"
+#include "postgres/heldactionlog.h"
 #include "postgres/pgaudittrail.h"
 #include "postgres/rejectionlog.h"
 
@@ -54,6 +55,8 @@ QStringList reclaimSchemaStatements()
     // the first release, so every statement is additive and idempotent.
     statements << rejectionSchemaStatements();
     statements << auditTrailSchemaStatements();
+    // Held actions and their transitions (#29), additive like the rejections.
+    statements << heldActionSchemaStatements();
     return statements;
 }
 

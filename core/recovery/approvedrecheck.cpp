@@ -8,8 +8,8 @@
 
 namespace reclaim {
 
-Action runApprovedAction(const ApprovedRecheckPorts &p, Action action, const Candidate &candidate,
-                         const Actor &approver)
+ApprovedRun runApprovedRecheck(const ApprovedRecheckPorts &p, Action action,
+                               const Candidate &candidate, const Actor &approver)
 {
     Actor actor = approver;
     if (actor.runId.isEmpty())
@@ -21,7 +21,7 @@ Action runApprovedAction(const ApprovedRecheckPorts &p, Action action, const Can
         action.resultDetail =
             !p.store ? p.storeError
                      : QStringLiteral("domain %1 is no longer configured").arg(action.domain);
-        return action;
+        return {action, std::nullopt};
     }
     LockLease lease(p.lock, static_cast<qint64>(p.config.run.lockTtl.count()) * 1000);
     const auto floor = p.store->fenceGeneration();
@@ -31,16 +31,18 @@ Action runApprovedAction(const ApprovedRecheckPorts &p, Action action, const Can
         action.resultDetail =
             !attempt ? QStringLiteral("could not take the lock: %1").arg(attempt.error().describe())
                      : QStringLiteral("lock held by %1").arg(attempt->holder);
-        return action;
+        return {action, std::nullopt};
     }
     auto started = p.store->startGeneration(lease.generation());
+    std::optional<Verdict> fresh;
     if (!started || !*started) {
         action.result = ActionResult::Fenced;
         action.resultDetail =
             !started ? started.error().message : QStringLiteral("a newer run has started");
     } else {
-        const auto fresh = lookUpDirectly(*domain, {candidate}, p.inspector);
-        const CandidateVerdict &v = fresh.first();
+        const auto looked = lookUpDirectly(*domain, {candidate}, p.inspector);
+        const CandidateVerdict &v = looked.first();
+        fresh = v.verdict;
         if (v.verdict != Verdict::Absent) {
             action.result = ActionResult::Dropped;
             action.resultDetail = QStringLiteral("re-checked before running: %1 (%2)")
@@ -52,7 +54,7 @@ Action runApprovedAction(const ApprovedRecheckPorts &p, Action action, const Can
         }
     }
     lease.release();
-    return action;
+    return {action, fresh};
 }
 
 } // namespace reclaim

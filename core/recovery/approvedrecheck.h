@@ -6,6 +6,7 @@
 #include "config/reclaimconfig.h"
 #include "domain/action.h"
 #include "domain/candidate.h"
+#include "domain/verdict.h"
 #include "ports/jobstore.h"
 #include "ports/queueinspector.h"
 #include "ports/queuewriter.h"
@@ -23,9 +24,23 @@ struct ApprovedRecheckPorts
     RecoveryLock &lock;
 };
 
+struct ApprovedRun
+{
+    Action action;
+    // What the fresh look under the lock found; nullopt when it did not run (the lock could not
+    // be taken, the store or the domain is missing, or a newer run fenced this one).
+    std::optional<Verdict> fresh;
+};
+
 // The action with its result: Dropped (no lock, domain gone, or no longer ABSENT — audited),
 // Fenced, or whatever executing it gave.
-Action runApprovedAction(const ApprovedRecheckPorts &ports, Action action,
-                         const Candidate &candidate, const Actor &approver);
+ApprovedRun runApprovedRecheck(const ApprovedRecheckPorts &ports, Action action,
+                               const Candidate &candidate, const Actor &approver);
+
+inline Action runApprovedAction(const ApprovedRecheckPorts &ports, Action action,
+                                const Candidate &candidate, const Actor &approver)
+{
+    return runApprovedRecheck(ports, std::move(action), candidate, approver).action;
+}
 
 } // namespace reclaim

@@ -56,6 +56,20 @@ void markRejected(Action &a, const Rejection &r)
             .arg(r.by, r.at.toString(Qt::ISODate), r.status, r.updatedAtText);
 }
 
+// domains[].policy for the action's kind: approve holds it for an operator, observe only
+// reports it. Only a pending action is held: one already settled (rejected, unplannable) is not
+// waiting for anybody.
+void applyPolicy(const DomainConfig &domain, Action &a)
+{
+    a.policy = domain.policyFor(a.kind);
+    if (a.policy != Policy::Approve || a.result != ActionResult::Pending)
+        return;
+    a.heldReason = QStringLiteral("%1 actions of %2 wait for an operator's approval (policy %1: "
+                                  "approve)")
+                       .arg(actionKindName(a.kind).toLower(), domain.name);
+    a.resultDetail = QStringLiteral("held: %1").arg(a.heldReason);
+}
+
 } // namespace
 
 QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdict> &verdicts,
@@ -123,6 +137,7 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
                 if (r.covers(v.candidate))
                     markRejected(a, r);
         }
+        applyPolicy(domain, a);
         actions << a;
     }
     return actions;

@@ -3,11 +3,12 @@
 #include "fencing/locklease.h"
 #include "recovery/actionexecutor.h"
 #include "recovery/approvedrecheck.h"
+#include "recovery/blastradiusguard.h"
 #include "recovery/directlookup.h"
 #include "recovery/domainscan.h"
+#include "recovery/heldsync.h"
 #include "recovery/leasedinspector.h"
 #include "recovery/planner.h"
-#include "recovery/traceguard.h"
 
 #include <QElapsedTimer>
 
@@ -174,11 +175,12 @@ RunReport RecoveryRun::run(const RunRequest &request)
             m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
             rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
     }
-    // A domain whose queues left no trace in Redis executes nothing: held for an operator.
-    holdDomainsWithoutTrace(m_config, rep, inspector);
+    // A domain over the blast-radius guard executes nothing: held for an operator.
+    holdDomainsOverGuard(m_config, rep, inspector);
     rep.phases.planMs = lap(phase);
 
-    // 6. Execute, each action on its own (never one the guard held).
+    // 6. Execute, each action on its own: only what its policy lets run on its own, never one
+    // held by its policy or the guard.
     Actor actor = request.actor;
     actor.runId = rep.runId;
     if (request.executeActions && !request.dryRun) {
@@ -186,12 +188,19 @@ RunReport RecoveryRun::run(const RunRequest &request)
             if (request.stopRequested && request.stopRequested->load())
                 break;
             Action &a = rep.actions[i];
-            if (a.result != ActionResult::Pending || !a.heldReason.isEmpty())
+            if (!a.runsOnItsOwn())
                 continue;
             report(request, QStringLiteral("execute"), static_cast<int>(i),
                    static_cast<int>(rep.actions.size()));
             executeAction(*m_config.domain(a.domain), a, *m_store, m_writer, lease, actor);
         }
+    }
+    // 6b. Keep what waits for an operator beyond this run, and settle what this run saw move
+    // on — only while the lock is ours: a run that lost it saw a queue another run now owns.
+    if (!request.dryRun && rep.lock.state == LockReport::State::Acquired) {
+        HeldActionStore *held = m_store->heldActionStore();
+        if (held && lease.confirm())
+            keepHeldActions(*held, rep, actor);
     }
     rep.phases.executeMs = lap(phase);
 

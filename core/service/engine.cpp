@@ -72,4 +72,55 @@ Expected<LockAttempt, RedisError> Engine::peekLock()
     return m_redis->lock.peek();
 }
 
+Expected<QList<HeldAction>, StoreError> Engine::heldActions(const HeldFilter &filter)
+{
+    auto store = PgJobStore::open(m_config, true);
+    if (!store)
+        return unexpected(store.error());
+    return (*store)->heldActions(filter);
+}
+
+namespace {
+
+QList<HeldDecision> allFailed(const QList<qint64> &ids, const QString &why)
+{
+    QList<HeldDecision> out;
+    for (qint64 id : ids)
+        out << HeldDecision{id, HeldDecision::Outcome::StoreFailed, why, {}, {}};
+    return out;
+}
+
+} // namespace
+
+QList<HeldDecision> Engine::approveHeld(const QList<qint64> &ids, const Actor &actor,
+                                        const std::function<void(const HeldDecision &)> &each)
+{
+    auto store = PgJobStore::open(m_config, false);
+    if (!store)
+        return allFailed(ids, store.error().message);
+    const QString noError;
+    const ApprovedRecheckPorts ports{m_config,       store->get(),   noError,
+                                     m_redis->queue, m_redis->queue, m_redis->lock};
+    QList<HeldDecision> out;
+    for (qint64 id : ids) {
+        m_redis->link.startRun();
+        out << approveHeldAction(ports, **store, id, actor);
+        if (each)
+            each(out.last());
+    }
+    return out;
+}
+
+QList<HeldDecision> Engine::rejectHeld(const QList<qint64> &ids, const Actor &actor,
+                                       const QString &reason)
+{
+    auto store = PgJobStore::open(m_config, false);
+    if (!store)
+        return allFailed(ids, store.error().message);
+    QList<HeldDecision> out;
+    for (qint64 id : ids)
+        out << rejectHeldAction(**store, **store, id, actor, reason);
+    return out;
+}
+
 } // namespace reclaim

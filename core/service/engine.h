@@ -5,9 +5,11 @@
 
 #include "config/reclaimconfig.h"
 #include "ports/recoverylock.h"
+#include "recovery/heldapproval.h"
 #include "recovery/joblookup.h"
 #include "recovery/recoveryrun.h"
 
+#include <functional>
 #include <memory>
 
 namespace reclaim {
@@ -31,6 +33,15 @@ public:
     Expected<Rejection, StoreError> reject(const Action &action, const Actor &actor);
     Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor);
     Expected<LockAttempt, RedisError> peekLock();
+
+    // Held actions (#29): listed with a read-only store; approved one at a time, each checked
+    // again and run under its own lock (recovery/heldapproval.h); rejected. `each` hears every
+    // decision as it is made (progress for a long --approve --domain).
+    Expected<QList<HeldAction>, StoreError> heldActions(const HeldFilter &filter);
+    QList<HeldDecision> approveHeld(const QList<qint64> &ids, const Actor &actor,
+                                    const std::function<void(const HeldDecision &)> &each = {});
+    QList<HeldDecision> rejectHeld(const QList<qint64> &ids, const Actor &actor,
+                                   const QString &reason);
     // Find a job by id (recovery/joblookup.h): reads only, with a read-only store. Empty with
     // `storeError` set when PostgreSQL cannot be reached at all.
     QList<JobExplanation> explainJob(const QString &rowId, QString *storeError);

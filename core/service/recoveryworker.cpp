@@ -60,6 +60,10 @@ void registerMetaTypes()
     qRegisterMetaType<ReclaimConfig>();
     qRegisterMetaType<JobExplanation>();
     qRegisterMetaType<QList<JobExplanation>>();
+    qRegisterMetaType<HeldAction>();
+    qRegisterMetaType<QList<HeldAction>>();
+    qRegisterMetaType<HeldDecision>();
+    qRegisterMetaType<QList<qint64>>();
 }
 
 RecoveryWorker::RecoveryWorker(ReclaimConfig config) : m_config(std::move(config)) {}
@@ -179,6 +183,40 @@ void RecoveryWorker::peekLock()
         status.error = seen.error().describe();
     }
     emit lockStatus(status);
+}
+
+void RecoveryWorker::listHeld()
+{
+    ensureEngine();
+    const auto held = m_engine->heldActions(HeldFilter{});
+    if (!held) {
+        emit heldListed({}, held.error().message);
+        return;
+    }
+    emit heldListed(*held, {});
+}
+
+void RecoveryWorker::approveHeld(const QList<qint64> &ids)
+{
+    ensureEngine();
+    m_busy.store(true);
+    const QList<HeldDecision> decided =
+        m_engine->approveHeld(ids, actorOf(QStringLiteral("operator")),
+                              [this](const HeldDecision &d) { emit heldDecided(d); });
+    m_busy.store(false);
+    emit heldDecisionsDone(static_cast<int>(decided.size()));
+}
+
+void RecoveryWorker::rejectHeld(const QList<qint64> &ids, const QString &reason)
+{
+    ensureEngine();
+    m_busy.store(true);
+    const QList<HeldDecision> decided =
+        m_engine->rejectHeld(ids, actorOf(QStringLiteral("operator")), reason);
+    m_busy.store(false);
+    for (const HeldDecision &d : decided)
+        emit heldDecided(d);
+    emit heldDecisionsDone(static_cast<int>(decided.size()));
 }
 
 RecoveryThread::RecoveryThread(ReclaimConfig config)

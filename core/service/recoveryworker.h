@@ -5,6 +5,8 @@
 
 #include "config/reclaimconfig.h"
 #include "domain/runreport.h"
+#include "ports/heldactionstore.h"
+#include "recovery/heldapproval.h"
 #include "recovery/joblookup.h"
 
 #include <QObject>
@@ -50,6 +52,12 @@ public slots:
     // Find a job by id; answered by jobExplained.
     void explainJob(const QString &rowId);
     void peekLock();
+    // Held actions (#29), from any runner: listed (answered by heldListed), approved or
+    // rejected one after another (each answered by heldDecided as it is made, then
+    // heldDecisionsDone). An approval re-checks and runs each under its own lock.
+    void listHeld();
+    void approveHeld(const QList<qint64> &ids);
+    void rejectHeld(const QList<qint64> &ids, const QString &reason);
     void setConfig(const reclaim::ReclaimConfig &config);
 
 signals:
@@ -65,6 +73,10 @@ signals:
     // `error` is set when PostgreSQL could not be reached (nothing is known then).
     void jobExplained(const QString &rowId, const QList<reclaim::JobExplanation> &found,
                       const QString &error);
+    // `error` is set when the held actions could not be read (nothing is known then).
+    void heldListed(const QList<reclaim::HeldAction> &held, const QString &error);
+    void heldDecided(const reclaim::HeldDecision &decision);
+    void heldDecisionsDone(int decided);
 
 private:
     void ensureEngine();
@@ -100,3 +112,5 @@ Q_DECLARE_METATYPE(reclaim::Candidate)
 Q_DECLARE_METATYPE(reclaim::LockStatus)
 Q_DECLARE_METATYPE(reclaim::ReclaimConfig)
 Q_DECLARE_METATYPE(reclaim::JobExplanation)
+Q_DECLARE_METATYPE(reclaim::HeldAction)
+Q_DECLARE_METATYPE(reclaim::HeldDecision)

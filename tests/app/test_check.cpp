@@ -7,6 +7,7 @@
 #include "config/configloader.h"
 #include "postgres/candidateplan.h"
 #include "preflight/preflight.h"
+#include "support/reclaimprocess.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -49,13 +50,6 @@ int closedPort()
     return port;
 }
 
-struct Ran
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
 } // namespace
 
 class TestCheck : public QObject
@@ -77,22 +71,8 @@ private:
 
     Ran runReclaim(const QStringList &args, const QHash<QString, QString> &overrides = {})
     {
-        QProcessEnvironment environment = m_env.processEnvironment();
-        for (auto it = overrides.constBegin(); it != overrides.constEnd(); ++it)
-            environment.insert(it.key(), it.value());
-        QProcess p;
-        p.setProcessEnvironment(environment);
-        p.start(QStringLiteral(RECLAIM_BINARY), args);
-        Ran ran;
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            return ran;
-        }
-        ran.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        ran.out = p.readAllStandardOutput();
-        ran.err = p.readAllStandardError();
-        return ran;
+        return reclaim::test::runReclaim(m_env, QStringLiteral(RECLAIM_BINARY), args, overrides,
+                                         60000);
     }
 
     static const CheckItem &itemOf(const CheckReport &r, const QString &id)

@@ -2,6 +2,7 @@
 // --json report compared with the seeder's manifest, every documented exit code, a dry run that
 // changes nothing anywhere, and no password in any output — not even when authentication fails.
 #include "config/connectionurl.h"
+#include "support/reclaimprocess.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 #include "worldsnapshot.h"
@@ -20,16 +21,6 @@ using namespace reclaim::test;
 namespace {
 
 const QByteArray kLockKey = QByteArrayLiteral("lock:job-recovery");
-
-struct Ran
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-    QByteArray both() const { return out + err; }
-};
 
 QString str(const QJsonObject &o, const char *key)
 {
@@ -129,22 +120,8 @@ private:
 
     Ran runReclaim(const QStringList &args, const QHash<QString, QString> &overrides = {})
     {
-        QProcessEnvironment environment = m_env.processEnvironment();
-        for (auto it = overrides.constBegin(); it != overrides.constEnd(); ++it)
-            environment.insert(it.key(), it.value());
-        QProcess p;
-        p.setProcessEnvironment(environment);
-        p.start(QStringLiteral(RECLAIM_BINARY), args);
-        Ran ran;
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            return ran;
-        }
-        ran.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        ran.out = p.readAllStandardOutput();
-        ran.err = p.readAllStandardError();
-        return ran;
+        return reclaim::test::runReclaim(m_env, QStringLiteral(RECLAIM_BINARY), args, overrides,
+                                         120000);
     }
 
     Ran runOnce(const QStringList &extra = {}, const QHash<QString, QString> &overrides = {})
@@ -495,6 +472,85 @@ private slots:
         }
         QVERIFY2(ran.err.contains("nothing of image executed"), ran.err.constData());
         QVERIFY(!redisKeyExists(m_env, kLockKey));
+    }
+
+    // #29: fail under approve, requeue under observe, in every domain: nothing runs; each FAIL
+    // waits for an operator with its policy named, each REQUEUE is only reported; exit 10.
+    void aFailUnderApproveIsHeldAndWritesNothing()
+    {
+        const QString path = writeConfig(
+            QStringLiteral("approve.json"), editedSample([](QJsonObject &root) {
+                QJsonArray domains;
+                for (const QJsonValue &d : root.value(QStringLiteral("domains")).toArray()) {
+                    QJsonObject o = d.toObject();
+                    o.insert(QStringLiteral("policy"),
+                             QJsonObject{{QStringLiteral("requeue"), QStringLiteral("observe")},
+                                         {QStringLiteral("fail"), QStringLiteral("approve")}});
+                    domains.append(o);
+                }
+                root.insert(QStringLiteral("domains"), domains);
+            }));
+        const auto before = databaseRows(m_env);
+        const Ran ran = runReclaim(
+            {QStringLiteral("--once"), QStringLiteral("--json"), QStringLiteral("--config"), path});
+        QCOMPARE(ran.exitCode, 10);
+        const QStringList changed = differences(before, databaseRows(m_env));
+        QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
+        const QJsonArray actions = ran.json().value(QStringLiteral("actions")).toArray();
+        int fails = 0;
+        int requeues = 0;
+        for (const QJsonValue &v : actions) {
+            const QJsonObject a = v.toObject();
+            QCOMPARE(str(a, "result"), QStringLiteral("pending"));
+            if (str(a, "kind") == QLatin1String("FAIL")) {
+                ++fails;
+                QCOMPARE(str(a, "policy"), QStringLiteral("approve"));
+                QVERIFY2(str(a, "held").contains(QLatin1String("policy fail: approve")),
+                         qPrintable(str(a, "held")));
+            } else {
+                ++requeues;
+                QCOMPARE(str(a, "policy"), QStringLiteral("observe"));
+                QVERIFY(!a.contains(QStringLiteral("held")));
+            }
+        }
+        QVERIFY(fails > 0 && requeues > 0);
+        QVERIFY2(ran.err.contains("wait for an operator's approval"), ran.err.constData());
+    }
+
+    // #29: the guard's share limit on the real incident: with maxAbsentShare 0 from one
+    // candidate, every domain with an orphan is held, nothing is written, exit 10.
+    void aMassWriteIsHeldByTheGuard()
+    {
+        const QString path =
+            writeConfig(QStringLiteral("guard.json"), editedSample([](QJsonObject &root) {
+                            QJsonObject run = root.value(QStringLiteral("run")).toObject();
+                            run.insert(QStringLiteral("guard"),
+                                       QJsonObject{{QStringLiteral("maxAbsentShare"), 0},
+                                                   {QStringLiteral("minCandidates"), 1}});
+                            root.insert(QStringLiteral("run"), run);
+                        }));
+        const auto before = databaseRows(m_env);
+        const Ran ran = runReclaim(
+            {QStringLiteral("--once"), QStringLiteral("--json"), QStringLiteral("--config"), path});
+        QCOMPARE(ran.exitCode, 10);
+        const QStringList changed = differences(before, databaseRows(m_env));
+        QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
+        const QJsonObject report = ran.json();
+        int held = 0;
+        for (const QJsonValue &d : report.value(QStringLiteral("domains")).toArray()) {
+            const QJsonObject o = d.toObject();
+            if (!o.contains(QStringLiteral("held")))
+                continue;
+            ++held;
+            QCOMPARE(str(o, "heldLimit"), QStringLiteral("absent-share"));
+            QVERIFY2(str(o, "held").contains(QLatin1String("run.guard.maxAbsentShare (0%)")),
+                     qPrintable(str(o, "held")));
+        }
+        QVERIFY(held > 0);
+        for (const QJsonValue &v : report.value(QStringLiteral("actions")).toArray())
+            QVERIFY2(v.toObject().contains(QStringLiteral("held")),
+                     qPrintable(str(v.toObject(), "id")));
+        QVERIFY2(ran.err.contains("nothing of"), ran.err.constData());
     }
 
     void onceRecoversTheIncident()

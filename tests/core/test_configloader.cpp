@@ -165,7 +165,34 @@ private slots:
             << "test.json: domains[1].restore.query: must use the :jobId placeholder";
         QTest::newRow("bad policy")
             << "run.policy" << QJsonValue(QStringLiteral("yolo")) << false
-            << "test.json: run.policy: 'yolo' is not a policy (auto or observe)";
+            << "test.json: run.policy: 'yolo' is not a policy (auto, approve or observe)";
+        QTest::newRow("bad domain policy")
+            << "domains.2.policy" << QJsonValue(QStringLiteral("manual")) << false
+            << "test.json: domains[2].policy: 'manual' is not a policy (auto, approve or observe)";
+        QTest::newRow("bad policy of a kind")
+            << "domains.2.policy" << QJsonValue(QJsonObject{{QStringLiteral("fail"), 1}}) << false
+            << "test.json: domains[2].policy.fail: must be a string";
+        QTest::newRow("unknown kind")
+            << "domains.2.policy"
+            << QJsonValue(QJsonObject{{QStringLiteral("retry"), QStringLiteral("auto")}}) << false
+            << "test.json: domains[2].policy.retry: unknown key";
+        QTest::newRow("policy neither name nor object")
+            << "domains.2.policy" << QJsonValue(true) << false
+            << "test.json: domains[2].policy: must be a policy (auto, approve or observe) or an "
+               "object";
+        QTest::newRow("guard max actions zero")
+            << "run.guard" << QJsonValue(QJsonObject{{QStringLiteral("maxActions"), 0}}) << false
+            << "test.json: run.guard.maxActions: must be between 1 and";
+        QTest::newRow("guard share above one")
+            << "run.guard" << QJsonValue(QJsonObject{{QStringLiteral("maxAbsentShare"), 1.5}})
+            << false << "test.json: run.guard.maxAbsentShare: must be a number from 0 to 1";
+        QTest::newRow("guard share as text")
+            << "run.guard"
+            << QJsonValue(QJsonObject{{QStringLiteral("maxAbsentShare"), QStringLiteral("50%")}})
+            << false << "test.json: run.guard.maxAbsentShare: must be a number from 0 to 1";
+        QTest::newRow("guard unknown key")
+            << "run.guard" << QJsonValue(QJsonObject{{QStringLiteral("maxAction"), 5}}) << false
+            << "test.json: run.guard.maxAction: unknown key";
         QTest::newRow("no domains") << "domains" << QJsonValue(QJsonArray()) << false
                                     << "test.json: domains: must be a non-empty list of domains";
         QTest::newRow("duplicate domain")
@@ -220,6 +247,58 @@ private slots:
         QVERIFY(!c.hasValue());
         QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
         QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
+    }
+
+    // #29: each kind takes the domain's policy, else run.policy; the guard's defaults hold
+    // unless set.
+    void policiesAndGuardLoad()
+    {
+        auto c = loadEdited(QStringLiteral("domains.2.policy"),
+                            QJsonObject{{QStringLiteral("fail"), QStringLiteral("approve")}});
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        QCOMPARE(c->domains.at(2).requeuePolicy, Policy::Auto);
+        QCOMPARE(c->domains.at(2).failPolicy, Policy::Approve);
+        QCOMPARE(c->domains.at(1).failPolicy, Policy::Auto);
+        QCOMPARE(c->run.guard.maxActions, GuardSettings{}.maxActions);
+        QVERIFY(c->executesAnything());
+
+        QJsonObject root = sample();
+        QJsonObject run = root.value(QStringLiteral("run")).toObject();
+        run.insert(QStringLiteral("policy"), QStringLiteral("observe"));
+        run.insert(QStringLiteral("guard"), QJsonObject{{QStringLiteral("maxActions"), 7},
+                                                        {QStringLiteral("maxAbsentShare"), 0.25},
+                                                        {QStringLiteral("minCandidates"), 3}});
+        root.insert(QStringLiteral("run"), run);
+        QJsonArray domains = root.value(QStringLiteral("domains")).toArray();
+        QJsonObject slide = domains.at(0).toObject();
+        slide.insert(QStringLiteral("policy"), QStringLiteral("approve"));
+        domains[0] = slide;
+        QJsonObject video = domains.at(1).toObject();
+        video.insert(QStringLiteral("policy"),
+                     QJsonObject{{QStringLiteral("requeue"), QStringLiteral("auto")}});
+        domains[1] = video;
+        root.insert(QStringLiteral("domains"), domains);
+        c = ConfigLoader::loadJson(QJsonDocument(root).toJson(), QStringLiteral("test.json"),
+                                   emptyEnv());
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        QCOMPARE(c->domains.at(0).requeuePolicy, Policy::Approve);
+        QCOMPARE(c->domains.at(0).failPolicy, Policy::Approve);
+        QCOMPARE(c->domains.at(1).requeuePolicy, Policy::Auto);
+        QCOMPARE(c->domains.at(1).failPolicy, Policy::Observe); // run.policy, not named
+        QCOMPARE(c->domains.at(2).failPolicy, Policy::Observe);
+        QCOMPARE(c->run.guard.maxActions, 7);
+        QCOMPARE(c->run.guard.maxAbsentShare, 0.25);
+        QCOMPARE(c->run.guard.minCandidates, 3);
+        QVERIFY(c->executesAnything()); // video's requeues
+
+        // Nothing on auto anywhere: a runner only plans, holds and reports.
+        video.insert(QStringLiteral("policy"), QStringLiteral("observe"));
+        domains[1] = video;
+        root.insert(QStringLiteral("domains"), domains);
+        c = ConfigLoader::loadJson(QJsonDocument(root).toJson(), QStringLiteral("test.json"),
+                                   emptyEnv());
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        QVERIFY(!c->executesAnything());
     }
 
     void knownTimeZonesLoad_data()

@@ -613,6 +613,7 @@ private slots:
         QCOMPARE(values(QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
                                        "table_schema = 'reclaim' ORDER BY 1")),
                  (QStringList{QStringLiteral("audit"), QStringLiteral("fence"),
+                              QStringLiteral("held_action"), QStringLiteral("held_event"),
                               QStringLiteral("rejection"), QStringLiteral("requeue")}));
         QCOMPARE(
             values(QStringLiteral("SELECT row_id || '=' || result FROM reclaim.audit WHERE "

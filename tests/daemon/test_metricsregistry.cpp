@@ -87,6 +87,7 @@ private slots:
     void lockHeldGaugeAndReloads();
     void labelValuesAreEscaped();
     void everySampleBelongsToADeclaredFamily();
+    void heldActionsAndGuardTrips();
 };
 
 void TestMetricsRegistry::freshRegistryExposesZeroes()
@@ -170,6 +171,15 @@ reclaim_run_duration_seconds_count 1
 # HELP reclaim_redis_round_trips_total Redis round trips made by recovery runs.
 # TYPE reclaim_redis_round_trips_total counter
 reclaim_redis_round_trips_total 7
+# HELP reclaim_held_actions Actions waiting for an operator now (any runner's), by domain, kind and what holds them (the guard's limit, or policy).
+# TYPE reclaim_held_actions gauge
+# HELP reclaim_held_oldest_timestamp_seconds Unix time the oldest action still held in a domain was held (0: none held).
+# TYPE reclaim_held_oldest_timestamp_seconds gauge
+# HELP reclaim_guard_trips_total Runs in which the blast-radius guard held a domain, by domain and limit.
+# TYPE reclaim_guard_trips_total counter
+# HELP reclaim_run_interval_seconds Seconds between the daemon's runs.
+# TYPE reclaim_run_interval_seconds gauge
+reclaim_run_interval_seconds 0
 # HELP reclaim_config_reloads_total Configuration reloads (SIGHUP), by result.
 # TYPE reclaim_config_reloads_total counter
 reclaim_config_reloads_total{result="applied"} 0
@@ -296,6 +306,56 @@ void TestMetricsRegistry::everySampleBelongsToADeclaredFamily()
         QVERIFY2(ok, qPrintable(line));
     }
     QVERIFY(seenFamilies.size() >= 8);
+}
+
+// #29: what waits for an operator (any runner's, as the run read it), the oldest per domain, the
+// guard's trips by limit, the interval; a group that empties stays at 0 so an alert resolves.
+void TestMetricsRegistry::heldActionsAndGuardTrips()
+{
+    MetricsRegistry m;
+    m.setRunInterval(300);
+    RunReport r = completedRun();
+    r.domains[1].heldReason = QStringLiteral("image: queue image-render has no trace");
+    r.domains[1].heldLimit = QStringLiteral("no-trace");
+    r.heldOpen = QList<HeldGroup>{{QStringLiteral("image"), ActionKind::Fail,
+                                   QStringLiteral("no-trace"), 7, kStart.addSecs(-600)},
+                                  {QStringLiteral("video"), ActionKind::Fail,
+                                   QStringLiteral("policy"), 2, kStart.addSecs(-60)},
+                                  {QStringLiteral("video"), ActionKind::Requeue,
+                                   QStringLiteral("policy"), 1, kStart.addSecs(-120)}};
+    m.recordRun(r);
+    QStringList lines = linesOf(m.exposition());
+    for (const char *line :
+         {"reclaim_held_actions{domain=\"image\",kind=\"fail\",reason=\"no-trace\"} 7",
+          "reclaim_held_actions{domain=\"video\",kind=\"fail\",reason=\"policy\"} 2",
+          "reclaim_held_actions{domain=\"video\",kind=\"requeue\",reason=\"policy\"} 1",
+          "reclaim_guard_trips_total{domain=\"image\",limit=\"no-trace\"} 1",
+          "reclaim_run_interval_seconds 300"})
+        QVERIFY2(lines.contains(QLatin1String(line)), line);
+    QVERIFY(
+        lines.contains(QStringLiteral("reclaim_held_oldest_timestamp_seconds{domain=\"image\"} %1")
+                           .arg(kStart.addSecs(-600).toSecsSinceEpoch())));
+    QVERIFY(
+        lines.contains(QStringLiteral("reclaim_held_oldest_timestamp_seconds{domain=\"video\"} %1")
+                           .arg(kStart.addSecs(-120).toSecsSinceEpoch())));
+
+    // Approved since: nothing held in image any more; a run that did not read them (skipped)
+    // changes nothing.
+    m.recordRun(lockHeldRun());
+    QVERIFY(linesOf(m.exposition())
+                .contains(QStringLiteral(
+                    "reclaim_held_actions{domain=\"image\",kind=\"fail\",reason=\"no-trace\"} 7")));
+    RunReport later = completedRun();
+    later.heldOpen = QList<HeldGroup>{{QStringLiteral("video"), ActionKind::Fail,
+                                       QStringLiteral("policy"), 2, kStart.addSecs(-60)}};
+    m.recordRun(later);
+    lines = linesOf(m.exposition());
+    QVERIFY(lines.contains(QStringLiteral(
+        "reclaim_held_actions{domain=\"image\",kind=\"fail\",reason=\"no-trace\"} 0")));
+    QVERIFY(lines.contains(
+        QStringLiteral("reclaim_held_oldest_timestamp_seconds{domain=\"image\"} 0")));
+    QVERIFY(lines.contains(
+        QStringLiteral("reclaim_guard_trips_total{domain=\"image\",limit=\"no-trace\"} 1")));
 }
 
 QTEST_GUILESS_MAIN(TestMetricsRegistry)

@@ -58,6 +58,7 @@ const QStringList kFiles{
     QStringLiteral("usr/bin/reclaim"),
     QStringLiteral("usr/share/reclaim/reclaim.sample.json"),
     QStringLiteral("usr/share/reclaim/reclaim.env.example"),
+    QStringLiteral("usr/share/reclaim/reclaim-alerts.yml"),
     QStringLiteral("usr/share/applications/reclaim.desktop"),
     QStringLiteral("usr/share/icons/hicolor/scalable/apps/reclaim.svg"),
     QStringLiteral("usr/lib/systemd/system/reclaim.service"),

@@ -42,8 +42,8 @@ RedisConnection redis(const SandboxEnv &env);
 
 // Every queue of `config`'s domains as the app's BullMQ Queues leave them when they open: the
 // meta hash stamped with the version (kept where one is there). A queue with no trace at all in
-// Redis holds its domain (core/recovery/traceguard.h); a test whose app never opened one of its
-// configured queues calls this, as any real deployment would have.
+// Redis holds its domain (core/recovery/blastradiusguard.h); a test whose app never opened one of
+// its configured queues calls this, as any real deployment would have.
 void openAppQueues(const SandboxEnv &env, const ReclaimConfig &config);
 
 // The sample configuration with the sandbox's URLs (optionally patched by `edit`).

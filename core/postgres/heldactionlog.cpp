@@ -1,0 +1,366 @@
+#include "postgres/heldactionlog.h"
+
+#include "postgres/pgconnection.h"
+#include "postgres/sqltext.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace reclaim {
+
+namespace {
+
+const QString kColumns = QStringLiteral(
+    "id, domain, row_id, kind, job_type, queue, job_id, job_name, reason, observed_status, "
+    "observed_updated_at, generation, held_reason, held_limit, run_id, held_at, last_run_id, "
+    "last_seen_at, state, state_by, state_at, state_detail");
+
+HeldAction heldFrom(const QSqlQuery &q)
+{
+    HeldAction h;
+    h.id = q.value(0).toLongLong();
+    Action &a = h.action;
+    a.domain = q.value(1).toString();
+    a.rowId = q.value(2).toString();
+    a.id = a.domain + QLatin1Char('/') + a.rowId;
+    a.kind =
+        q.value(3).toString() == QLatin1String("REQUEUE") ? ActionKind::Requeue : ActionKind::Fail;
+    a.jobType = q.value(4).toString();
+    a.queue = q.value(5).toString();
+    a.jobId = q.value(6).toString();
+    a.jobName = q.value(7).toString();
+    a.reason = q.value(8).toString();
+    a.precondition =
+        Precondition{q.value(9).toString(), q.value(10).toString(), q.value(11).toLongLong()};
+    a.heldReason = q.value(12).toString();
+    h.heldLimit = q.value(13).toString();
+    h.runId = q.value(14).toString();
+    h.heldAt = q.value(15).toDateTime().toUTC();
+    h.lastRunId = q.value(16).toString();
+    h.lastSeenAt = q.value(17).toDateTime().toUTC();
+    h.state = heldStateNamed(q.value(18).toString()).value_or(HeldState::Held);
+    h.stateBy = q.value(19).toString();
+    h.stateAt = q.value(20).toDateTime().toUTC();
+    h.stateDetail = q.value(21).toString();
+    a.policy = h.heldLimit == QLatin1String("policy") ? Policy::Approve : Policy::Auto;
+    return h;
+}
+
+// One statement carries a whole set as one JSON parameter (json_to_recordset): a run that holds
+// 20,000 actions writes them in a few statements, not 20,000 round trips.
+QString jsonText(const QJsonArray &rows)
+{
+    return QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact));
+}
+
+// Appends one event per entry of `ids` (a JSON array of {id, detail}) in state `state`.
+bool appendEvents(QSqlQuery &q, const QJsonArray &rows, const QString &state, const Actor &by)
+{
+    if (rows.isEmpty())
+        return true;
+    q.prepare(QStringLiteral(
+        "INSERT INTO reclaim.held_event (held_id, state, actor_kind, actor, run_id, detail) "
+        "SELECT x.id, ?, ?, ?, ?, x.detail FROM json_to_recordset(?::json) AS x(id bigint, "
+        "detail text)"));
+    for (const QVariant &v : QVariantList{state, sqlText(by.kind), sqlText(actorName(by)),
+                                          sqlText(by.runId), jsonText(rows)})
+        q.addBindValue(v);
+    return q.exec();
+}
+
+} // namespace
+
+QStringList heldActionSchemaStatements()
+{
+    return {
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.held_action ("
+                       " id bigserial PRIMARY KEY,"
+                       " domain text NOT NULL,"
+                       " row_id text NOT NULL,"
+                       " kind text NOT NULL,"
+                       " job_type text NOT NULL DEFAULT '',"
+                       " queue text NOT NULL DEFAULT '',"
+                       " job_id text NOT NULL DEFAULT '',"
+                       " job_name text NOT NULL DEFAULT '',"
+                       " reason text NOT NULL,"
+                       " observed_status text NOT NULL,"
+                       " observed_updated_at text NOT NULL,"
+                       " generation bigint NOT NULL,"
+                       " held_reason text NOT NULL,"
+                       " held_limit text NOT NULL,"
+                       " run_id text NOT NULL,"
+                       " held_at timestamptz NOT NULL DEFAULT now(),"
+                       " last_run_id text NOT NULL,"
+                       " last_seen_at timestamptz NOT NULL DEFAULT now(),"
+                       " state text NOT NULL DEFAULT 'held' CHECK (state IN ('held', 'approved', "
+                       "'rejected', 'superseded', 'executed')),"
+                       " state_by text NOT NULL DEFAULT '',"
+                       " state_at timestamptz NOT NULL DEFAULT now(),"
+                       " state_detail text NOT NULL DEFAULT '')"),
+        // At most one open entry per row: a row is held once, whoever holds it.
+        QStringLiteral("CREATE UNIQUE INDEX IF NOT EXISTS held_action_open_idx ON "
+                       "reclaim.held_action (domain, row_id) WHERE state IN ('held', 'approved')"),
+        QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.held_event ("
+                       " id bigserial PRIMARY KEY,"
+                       " held_id bigint NOT NULL REFERENCES reclaim.held_action (id),"
+                       " at timestamptz NOT NULL DEFAULT now(),"
+                       " state text NOT NULL,"
+                       " actor_kind text NOT NULL,"
+                       " actor text NOT NULL,"
+                       " run_id text NOT NULL,"
+                       " detail text NOT NULL DEFAULT '')"),
+        QStringLiteral("CREATE INDEX IF NOT EXISTS held_event_held_idx ON reclaim.held_event "
+                       "(held_id, at)"),
+    };
+}
+
+Expected<QList<HeldAction>, StoreError> readHeldActions(PgConnection &conn,
+                                                        const HeldFilter &filter)
+{
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.held_action') IS NOT NULL")) ||
+        !q.next())
+        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
+    if (!q.value(0).toBool())
+        return QList<HeldAction>();
+    QStringList where;
+    QVariantList binds;
+    if (!filter.domain.isEmpty()) {
+        where << QStringLiteral("domain = ?");
+        binds << filter.domain;
+    }
+    if (filter.kind) {
+        where << QStringLiteral("kind = ?");
+        binds << actionKindName(*filter.kind);
+    }
+    if (!filter.ids.isEmpty()) {
+        QJsonArray ids;
+        for (qint64 id : filter.ids)
+            ids.append(id);
+        where << QStringLiteral("id IN (SELECT json_array_elements_text(?::json)::bigint)");
+        binds << jsonText(ids);
+    }
+    if (filter.openOnly)
+        where << QStringLiteral("state IN ('held', 'approved')");
+    q.prepare(QStringLiteral("SELECT %1 FROM reclaim.held_action%2 ORDER BY held_at, id")
+                  .arg(kColumns, where.isEmpty() ? QString()
+                                                 : QStringLiteral(" WHERE ") +
+                                                       where.join(QStringLiteral(" AND "))));
+    for (const QVariant &v : binds)
+        q.addBindValue(v);
+    if (!q.exec())
+        return unexpected(conn.failure(QStringLiteral("reading the held actions"), q));
+    QList<HeldAction> out;
+    while (q.next())
+        out << heldFrom(q);
+    return out;
+}
+
+Expected<QList<HeldGroup>, StoreError> readHeldGroups(PgConnection &conn)
+{
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.held_action') IS NOT NULL")) ||
+        !q.next())
+        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
+    if (!q.value(0).toBool())
+        return QList<HeldGroup>();
+    if (!q.exec(QStringLiteral("SELECT domain, kind, held_limit, count(*), min(held_at) FROM "
+                               "reclaim.held_action WHERE state = 'held' GROUP BY domain, kind, "
+                               "held_limit ORDER BY domain, kind, held_limit")))
+        return unexpected(conn.failure(QStringLiteral("counting the held actions"), q));
+    QList<HeldGroup> out;
+    while (q.next())
+        out << HeldGroup{q.value(0).toString(),
+                         q.value(1).toString() == QLatin1String("REQUEUE") ? ActionKind::Requeue
+                                                                           : ActionKind::Fail,
+                         q.value(2).toString(), q.value(3).toInt(),
+                         q.value(4).toDateTime().toUTC()};
+    return out;
+}
+
+Expected<QHash<QString, qint64>, StoreError>
+writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &plan, const Actor &run)
+{
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    if (!db.transaction())
+        return unexpected(
+            conn.failure(QStringLiteral("beginning to record the held actions of %1").arg(domain)));
+    auto fail = [&](const QString &what) {
+        StoreError e = conn.failure(what, q);
+        db.rollback();
+        return unexpected(e);
+    };
+    // 1. Settle what moved on, each only while it is still held.
+    for (const HeldState to : {HeldState::Superseded, HeldState::Executed, HeldState::Rejected}) {
+        QJsonArray rows;
+        for (const HeldTransition &t : plan.settled)
+            if (t.to == to)
+                rows.append(QJsonObject{{QStringLiteral("id"), t.id},
+                                        {QStringLiteral("detail"), t.detail}});
+        if (rows.isEmpty())
+            continue;
+        q.prepare(QStringLiteral(
+            "UPDATE reclaim.held_action h SET state = ?, state_by = ?, state_at = now(), "
+            "state_detail = x.detail FROM json_to_recordset(?::json) AS x(id bigint, detail text) "
+            "WHERE h.id = x.id AND h.domain = ? AND h.state = 'held' RETURNING h.id, x.detail"));
+        for (const QVariant &v :
+             QVariantList{heldStateName(to), sqlText(actorName(run)), jsonText(rows), domain})
+            q.addBindValue(v);
+        if (!q.exec())
+            return fail(QStringLiteral("settling the held actions of %1").arg(domain));
+        QJsonArray done;
+        while (q.next())
+            done.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
+                                    {QStringLiteral("detail"), q.value(1).toString()}});
+        if (!appendEvents(q, done, heldStateName(to), run))
+            return fail(QStringLiteral("recording the settled held actions of %1").arg(domain));
+    }
+    QHash<QString, qint64> ids;
+    // 2. Keep what this run held the same way: seen again, reason refreshed, no new entry.
+    if (!plan.kept.isEmpty()) {
+        QJsonArray rows;
+        for (const HeldKept &k : plan.kept)
+            rows.append(QJsonObject{{QStringLiteral("id"), k.id},
+                                    {QStringLiteral("reason"), k.heldReason},
+                                    {QStringLiteral("lim"), k.heldLimit}});
+        q.prepare(QStringLiteral(
+            "UPDATE reclaim.held_action h SET last_run_id = ?, last_seen_at = now(), "
+            "held_reason = x.reason, held_limit = x.lim FROM json_to_recordset(?::json) AS "
+            "x(id bigint, reason text, lim text) WHERE h.id = x.id AND h.state = 'held' "
+            "RETURNING h.row_id, h.id"));
+        q.addBindValue(sqlText(run.runId));
+        q.addBindValue(jsonText(rows));
+        if (!q.exec())
+            return fail(QStringLiteral("confirming the held actions of %1").arg(domain));
+        while (q.next())
+            ids.insert(q.value(0).toString(), q.value(1).toLongLong());
+    }
+    // 3. Hold what is new. A row already open (an approver is running it now, or another
+    // runner just held it) is left to that entry: ON CONFLICT DO NOTHING.
+    if (!plan.toHold.isEmpty()) {
+        QJsonArray rows;
+        for (const HeldNew &n : plan.toHold) {
+            const Action &a = n.action;
+            rows.append(QJsonObject{{QStringLiteral("row_id"), a.rowId},
+                                    {QStringLiteral("kind"), actionKindName(a.kind)},
+                                    {QStringLiteral("job_type"), a.jobType},
+                                    {QStringLiteral("queue"), a.queue},
+                                    {QStringLiteral("job_id"), a.jobId},
+                                    {QStringLiteral("job_name"), a.jobName},
+                                    {QStringLiteral("reason"), a.reason},
+                                    {QStringLiteral("status"), a.precondition.status},
+                                    {QStringLiteral("updated_at"), a.precondition.updatedAtText},
+                                    {QStringLiteral("generation"), a.precondition.generation},
+                                    {QStringLiteral("held_reason"), a.heldReason},
+                                    {QStringLiteral("held_limit"), n.heldLimit}});
+        }
+        q.prepare(QStringLiteral(
+            "INSERT INTO reclaim.held_action (domain, row_id, kind, job_type, queue, job_id, "
+            "job_name, reason, observed_status, observed_updated_at, generation, held_reason, "
+            "held_limit, run_id, last_run_id, state_by) SELECT ?, x.row_id, x.kind, x.job_type, "
+            "x.queue, x.job_id, x.job_name, x.reason, x.status, x.updated_at, x.generation, "
+            "x.held_reason, x.held_limit, ?, ?, ? FROM json_to_recordset(?::json) AS x(row_id "
+            "text, kind text, job_type text, queue text, job_id text, job_name text, reason text, "
+            "status text, updated_at text, generation bigint, held_reason text, held_limit text) "
+            "ON CONFLICT (domain, row_id) WHERE state IN ('held', 'approved') DO NOTHING "
+            "RETURNING row_id, id, held_reason"));
+        for (const QVariant &v : QVariantList{domain, sqlText(run.runId), sqlText(run.runId),
+                                              sqlText(actorName(run)), jsonText(rows)})
+            q.addBindValue(v);
+        if (!q.exec())
+            return fail(QStringLiteral("holding the actions of %1").arg(domain));
+        QJsonArray held;
+        while (q.next()) {
+            ids.insert(q.value(0).toString(), q.value(1).toLongLong());
+            held.append(QJsonObject{{QStringLiteral("id"), q.value(1).toLongLong()},
+                                    {QStringLiteral("detail"), q.value(2).toString()}});
+        }
+        if (!appendEvents(q, held, heldStateName(HeldState::Held), run))
+            return fail(QStringLiteral("recording the held actions of %1").arg(domain));
+    }
+    if (!db.commit())
+        return unexpected(
+            conn.failure(QStringLiteral("committing the held actions of %1").arg(domain)));
+    return ids;
+}
+
+Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, HeldState to,
+                                               const Actor &by, const QString &detail)
+{
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    const QString what = QStringLiteral("%1 held action %2").arg(heldStateName(to)).arg(id);
+    if (!db.transaction())
+        return unexpected(conn.failure(QStringLiteral("beginning: ") + what));
+    auto fail = [&](const QString &doing) {
+        StoreError e = conn.failure(doing, q);
+        db.rollback();
+        return unexpected(e);
+    };
+    // The claim is the conditional write: of two approvers, one changes the row, the other
+    // changes nothing and reads who did.
+    q.prepare(QStringLiteral("UPDATE reclaim.held_action SET state = ?, state_by = ?, "
+                             "state_at = now(), state_detail = ? WHERE id = ? AND state = 'held' "
+                             "RETURNING id"));
+    for (const QVariant &v :
+         QVariantList{heldStateName(to), sqlText(actorName(by)), sqlText(detail), id})
+        q.addBindValue(v);
+    if (!q.exec())
+        return fail(QStringLiteral("writing: ") + what);
+    HeldClaim claim;
+    claim.claimed = q.next();
+    if (claim.claimed && !appendEvents(q,
+                                       QJsonArray{QJsonObject{{QStringLiteral("id"), id},
+                                                              {QStringLiteral("detail"), detail}}},
+                                       heldStateName(to), by))
+        return fail(QStringLiteral("recording: ") + what);
+    q.prepare(QStringLiteral("SELECT %1 FROM reclaim.held_action WHERE id = ?").arg(kColumns));
+    q.addBindValue(id);
+    if (!q.exec())
+        return fail(QStringLiteral("reading: ") + what);
+    if (q.next())
+        claim.current = heldFrom(q);
+    if (!db.commit())
+        return unexpected(conn.failure(QStringLiteral("committing: ") + what));
+    return claim;
+}
+
+Expected<bool, StoreError> writeApprovedSettled(PgConnection &conn, qint64 id, HeldState to,
+                                                const QString &detail, const Actor &by)
+{
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    const QString what = QStringLiteral("settling approved action %1").arg(id);
+    if (!db.transaction())
+        return unexpected(conn.failure(QStringLiteral("beginning: ") + what));
+    auto fail = [&](const QString &doing) {
+        StoreError e = conn.failure(doing, q);
+        db.rollback();
+        return unexpected(e);
+    };
+    q.prepare(QStringLiteral("UPDATE reclaim.held_action SET state = ?, state_by = ?, "
+                             "state_at = now(), state_detail = ? WHERE id = ? AND state = "
+                             "'approved' RETURNING id"));
+    for (const QVariant &v :
+         QVariantList{heldStateName(to), sqlText(actorName(by)), sqlText(detail), id})
+        q.addBindValue(v);
+    if (!q.exec())
+        return fail(what);
+    const bool settled = q.next();
+    if (settled && !appendEvents(q,
+                                 QJsonArray{QJsonObject{{QStringLiteral("id"), id},
+                                                        {QStringLiteral("detail"), detail}}},
+                                 heldStateName(to), by))
+        return fail(QStringLiteral("recording: ") + what);
+    if (!db.commit())
+        return unexpected(conn.failure(QStringLiteral("committing: ") + what));
+    return settled;
+}
+
+} // namespace reclaim

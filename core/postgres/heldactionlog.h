@@ -1,0 +1,31 @@
+// Held actions in reclaim.held_action, and every transition of each in reclaim.held_event
+// (#29): what the run and the operators' approvals and rejections read and write, each change
+// conditional on the state it leaves. One entry per row at most is open (held or approved): a
+// partial unique index says so, so a runner racing another cannot hold a row twice.
+#pragma once
+
+#include "domain/heldaction.h"
+#include "ports/heldactionstore.h"
+
+#include <QStringList>
+
+namespace reclaim {
+
+class PgConnection;
+
+// Idempotent statements for the held-action tables (part of Reclaim's schema, see reclaimschema).
+QStringList heldActionSchemaStatements();
+
+Expected<QList<HeldAction>, StoreError> readHeldActions(PgConnection &conn,
+                                                        const HeldFilter &filter);
+Expected<QList<HeldGroup>, StoreError> readHeldGroups(PgConnection &conn);
+Expected<QHash<QString, qint64>, StoreError> writeHeldSync(PgConnection &conn,
+                                                           const QString &domain,
+                                                           const HeldSyncPlan &plan,
+                                                           const Actor &run);
+Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, HeldState to,
+                                               const Actor &by, const QString &detail);
+Expected<bool, StoreError> writeApprovedSettled(PgConnection &conn, qint64 id, HeldState to,
+                                                const QString &detail, const Actor &by);
+
+} // namespace reclaim

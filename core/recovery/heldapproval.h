@@ -1,0 +1,46 @@
+// An operator approves or rejects a held action (#29), from the command line or the console.
+// Approving claims it first (held → approved, conditional: of two approvers one wins, the other
+// is told who did), then checks it again from scratch: the row as it is now (moved on →
+// superseded), the plan as it would be now (the payload rebuilt, the budget counted again), and
+// under a fresh lock and generation a new lookup of the job (runnable → superseded). Only then
+// does it run, with its own audit row; what it did settles the entry (executed, superseded), and
+// an approval that decided nothing (lock busy, could not look, a failed write) holds it again
+// with the reason, for the next approval.
+#pragma once
+
+#include "domain/heldaction.h"
+#include "ports/heldactionstore.h"
+#include "recovery/approvedrecheck.h"
+
+namespace reclaim {
+
+struct HeldDecision
+{
+    enum class Outcome
+    {
+        Executed,     // approved and run: its write applied
+        Superseded,   // approved, but the row or the job had moved on: nothing run
+        HeldAgain,    // approved, but nothing could be decided: held again with the reason
+        Rejected,     // rejected (--reject), or an earlier rejection covers it
+        AlreadyTaken, // not held any more: `current` says by whom and how
+        NoSuchAction, // no held action has this id
+        StoreFailed,  // the held-action store could not be read or written: `detail` says why
+    };
+    qint64 id = 0;
+    Outcome outcome = Outcome::StoreFailed;
+    QString detail;
+    std::optional<HeldAction> current; // the entry as it stands afterwards, when known
+    std::optional<Action> action;      // what ran, with its result, when something did
+};
+
+QString heldOutcomeName(HeldDecision::Outcome o); // "executed", "already-taken", ...
+
+HeldDecision approveHeldAction(const ApprovedRecheckPorts &ports, HeldActionStore &held, qint64 id,
+                               const Actor &approver);
+
+// Rejects it (held → rejected) and records the rejection the planner reads, so no run offers
+// the action again while its row is unchanged.
+HeldDecision rejectHeldAction(JobStore &store, HeldActionStore &held, qint64 id, const Actor &by,
+                              const QString &reason);
+
+} // namespace reclaim

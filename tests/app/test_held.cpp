@@ -1,0 +1,355 @@
+// Held actions end to end (#29) through the built binary against the sandbox: a run holds what
+// its policy or the guard says; later runs hold it once, supersede it when its row moves on; an
+// operator approves (checked again, run once even by two racing approvers) or rejects it from
+// the command line; a FLUSHALL holds everything, and approving each domain recovers it all with
+// one audit row per action.
+#include "config/configloader.h"
+#include "support/reclaimprocess.h"
+#include "support/refapp.h"
+#include "support/sandboxenv.h"
+#include "worldsnapshot.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+constexpr int kRows = 8;
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+QString rowId(int i)
+{
+    return QStringLiteral("hj_%1").arg(i);
+}
+
+} // namespace
+
+class TestHeld : public QObject
+{
+    Q_OBJECT
+private:
+    SandboxEnv m_env;
+    QTemporaryDir m_dir;
+    QString m_imageConfig; // only the image domain, its FAIL actions under approve
+
+    Ran reclaimRun(const QStringList &args)
+    {
+        return runReclaim(m_env, QStringLiteral(RECLAIM_BINARY), args);
+    }
+    Ran onImage(QStringList args)
+    {
+        return reclaimRun(args << QStringLiteral("--config") << m_imageConfig);
+    }
+
+    QString writeConfig(const QString &name, const std::function<void(QJsonObject &)> &edit)
+    {
+        QFile in(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"));
+        if (!in.open(QIODevice::ReadOnly))
+            return {};
+        QJsonObject root = QJsonDocument::fromJson(in.readAll()).object();
+        edit(root);
+        const QString path = m_dir.filePath(name);
+        QFile out(path);
+        if (out.open(QIODevice::WriteOnly))
+            out.write(QJsonDocument(root).toJson());
+        return path;
+    }
+
+    // The held entries `--held --json` lists, by row id.
+    QHash<QString, QJsonObject> listed()
+    {
+        const Ran ran = onImage({QStringLiteral("--held"), QStringLiteral("--json")});
+        QHash<QString, QJsonObject> out;
+        if (ran.exitCode != 0)
+            return out;
+        for (const QJsonValue &v : ran.json().value(QStringLiteral("held")).toArray())
+            out.insert(str(v.toObject(), "rowId"), v.toObject());
+        return out;
+    }
+
+    QString status(const QString &row)
+    {
+        const auto r =
+            sql(m_env, QStringLiteral("SELECT status FROM \"ImageJob\" WHERE id = ?"), {row});
+        return r.isEmpty() ? QString() : r.first().first().toString();
+    }
+
+    int appliedAudits(const QString &domain, const QString &row)
+    {
+        return sql(m_env,
+                   QStringLiteral("SELECT count(*) FROM reclaim.audit WHERE domain = ? AND "
+                                  "row_id = ? AND result = 'applied'"),
+                   {domain, row})
+            .first()
+            .first()
+            .toInt();
+    }
+
+    QString heldState(qint64 id)
+    {
+        const auto r =
+            sql(m_env, QStringLiteral("SELECT state FROM reclaim.held_action WHERE id = ?"), {id});
+        return r.isEmpty() ? QString() : r.first().first().toString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_env = SandboxEnv::load();
+        if (m_env.pgUrl.isEmpty())
+            RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox (run through ctest, which starts one)");
+        QVERIFY(m_dir.isValid());
+        resetSandbox(m_env);
+        migrate(m_env);
+        // kRows image jobs QUEUED two hours ago whose queue entries are gone: each an orphan
+        // with no restore rule, so a FAIL.
+        for (int i = 0; i < kRows; ++i) {
+            sql(m_env,
+                QStringLiteral("INSERT INTO \"Image\" (id, status) VALUES (?, 'PROCESSING')"),
+                {QStringLiteral("img_%1").arg(i)});
+            sql(m_env,
+                QStringLiteral("INSERT INTO \"ImageJob\" (id, \"imageId\", status, \"updatedAt\") "
+                               "VALUES (?, ?, 'QUEUED', now() - interval '2 hours')"),
+                {rowId(i), QStringLiteral("img_%1").arg(i)});
+        }
+        m_imageConfig = writeConfig(QStringLiteral("image.json"), [](QJsonObject &root) {
+            QJsonArray kept;
+            for (const QJsonValue &d : root.value(QStringLiteral("domains")).toArray()) {
+                QJsonObject o = d.toObject();
+                if (o.value(QStringLiteral("name")).toString() != QLatin1String("image"))
+                    continue;
+                o.insert(QStringLiteral("policy"),
+                         QJsonObject{{QStringLiteral("fail"), QStringLiteral("approve")}});
+                kept.append(o);
+            }
+            root.insert(QStringLiteral("domains"), kept);
+        });
+        auto config = ConfigLoader::loadFile(m_imageConfig, m_env.processEnvironment());
+        QVERIFY2(config.hasValue(), config ? "" : qPrintable(config.error().toString()));
+        openAppQueues(m_env, *config); // the app's queue exists: only the policy holds
+    }
+
+    // Two runs: every FAIL held once, with the same ids; the second run only confirms them.
+    void heldOnceAcrossRuns()
+    {
+        const Ran first = onImage({QStringLiteral("--once"), QStringLiteral("--json")});
+        QCOMPARE(first.exitCode, 10);
+        const auto held = listed();
+        QCOMPARE(held.size(), kRows);
+        for (const QJsonValue &v : first.json().value(QStringLiteral("actions")).toArray()) {
+            const QJsonObject a = v.toObject();
+            QCOMPARE(str(a, "result"), QStringLiteral("pending"));
+            QCOMPARE(a.value(QStringLiteral("heldId")).toInteger(),
+                     held.value(str(a, "rowId")).value(QStringLiteral("id")).toInteger());
+        }
+        const Ran second = onImage({QStringLiteral("--once"), QStringLiteral("--json")});
+        QCOMPARE(second.exitCode, 10);
+        const auto again = listed();
+        QCOMPARE(again.size(), kRows);
+        for (auto it = held.cbegin(); it != held.cend(); ++it) {
+            QCOMPARE(again.value(it.key()).value(QStringLiteral("id")),
+                     it.value().value(QStringLiteral("id")));
+            QCOMPARE(str(again.value(it.key()), "lastRunId"), str(second.json(), "runId"));
+            QCOMPARE(str(again.value(it.key()), "heldLimit"), QStringLiteral("policy"));
+        }
+        const auto entries = sql(m_env, QStringLiteral("SELECT count(*) FROM reclaim.held_action"));
+        QCOMPARE(entries.first().first().toInt(), kRows);
+        for (int i = 0; i < kRows; ++i)
+            QCOMPARE(status(rowId(i)), QStringLiteral("QUEUED"));
+        // The text listing names the group and the way out.
+        const Ran text = onImage({QStringLiteral("--held")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("held by its policy") && text.out.contains("reclaim --approve"),
+                 text.out.constData());
+    }
+
+    // A worker updates the row between the hold and the approval: superseded, not executed.
+    void anApprovalOfARowThatMovedOnIsSuperseded()
+    {
+        const qint64 id = listed().value(rowId(0)).value(QStringLiteral("id")).toInteger();
+        sql(m_env,
+            QStringLiteral("UPDATE \"ImageJob\" SET \"updatedAt\" = now() - interval "
+                           "'90 minutes' WHERE id = ?"),
+            {rowId(0)});
+        const Ran ran =
+            onImage({QStringLiteral("--approve"), QString::number(id), QStringLiteral("--json")});
+        QCOMPARE(ran.exitCode, 11);
+        const QJsonObject d =
+            ran.json().value(QStringLiteral("decisions")).toArray().first().toObject();
+        QCOMPARE(str(d, "outcome"), QStringLiteral("superseded"));
+        QVERIFY2(str(d, "detail").contains(QLatin1String("moved on")),
+                 qPrintable(str(d, "detail")));
+        QCOMPARE(status(rowId(0)), QStringLiteral("QUEUED"));
+        QCOMPARE(appliedAudits(QStringLiteral("image"), rowId(0)), 0);
+        QCOMPARE(heldState(id), QStringLiteral("superseded"));
+    }
+
+    // A run that sees a held row moved on supersedes its entry and holds the row anew.
+    void aRunSupersedesWhatMovedOn()
+    {
+        const qint64 old = listed().value(rowId(1)).value(QStringLiteral("id")).toInteger();
+        sql(m_env,
+            QStringLiteral("UPDATE \"ImageJob\" SET \"updatedAt\" = now() - interval "
+                           "'80 minutes' WHERE id = ?"),
+            {rowId(1)});
+        QCOMPARE(onImage({QStringLiteral("--once")}).exitCode, 10);
+        QCOMPARE(heldState(old), QStringLiteral("superseded"));
+        const auto detail = sql(m_env,
+                                QStringLiteral("SELECT state_detail FROM reclaim.held_action "
+                                               "WHERE id = ?"),
+                                {old});
+        QVERIFY2(detail.first().first().toString().contains(QLatin1String("planned FAIL on the "
+                                                                          "row as QUEUED")),
+                 qPrintable(detail.first().first().toString()));
+        const qint64 fresh = listed().value(rowId(1)).value(QStringLiteral("id")).toInteger();
+        QVERIFY(fresh != 0 && fresh != old);
+        const auto events = sql(m_env,
+                                QStringLiteral("SELECT state FROM reclaim.held_event WHERE "
+                                               "held_id = ? ORDER BY id"),
+                                {old});
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(events.at(0).first().toString(), QStringLiteral("held"));
+        QCOMPARE(events.at(1).first().toString(), QStringLiteral("superseded"));
+    }
+
+    // Two operators approve the same action at once: it runs once, the other hears who ran it.
+    void twoApproversRunItOnce()
+    {
+        const qint64 id = listed().value(rowId(2)).value(QStringLiteral("id")).toInteger();
+        const QStringList args{QStringLiteral("--approve"), QString::number(id),
+                               QStringLiteral("--json"), QStringLiteral("--config"), m_imageConfig};
+        auto a = startReclaim(m_env, QStringLiteral(RECLAIM_BINARY), args);
+        auto b = startReclaim(m_env, QStringLiteral(RECLAIM_BINARY), args);
+        const Ran ra = finishReclaim(*a);
+        const Ran rb = finishReclaim(*b);
+        QSet<int> codes{ra.exitCode, rb.exitCode};
+        QCOMPARE(codes, (QSet<int>{0, 11}));
+        const Ran &loser = ra.exitCode == 11 ? ra : rb;
+        const QJsonObject d =
+            loser.json().value(QStringLiteral("decisions")).toArray().first().toObject();
+        QCOMPARE(str(d, "outcome"), QStringLiteral("already-taken"));
+        QVERIFY2(str(d, "detail").startsWith(QLatin1String("already ")),
+                 qPrintable(str(d, "detail")));
+        QCOMPARE(status(rowId(2)), QStringLiteral("FAILED"));
+        QCOMPARE(appliedAudits(QStringLiteral("image"), rowId(2)), 1);
+        QCOMPARE(heldState(id), QStringLiteral("executed"));
+    }
+
+    // Rejected: recorded with the operator's reason, and no later run holds it again.
+    void aRejectedActionIsNotHeldAgain()
+    {
+        const qint64 id = listed().value(rowId(3)).value(QStringLiteral("id")).toInteger();
+        const Ran ran = onImage({QStringLiteral("--reject"), QString::number(id),
+                                 QStringLiteral("--reason"), QStringLiteral("app bug, fixing")});
+        QCOMPARE(ran.exitCode, 0);
+        QCOMPARE(heldState(id), QStringLiteral("rejected"));
+        const Ran next = onImage({QStringLiteral("--once"), QStringLiteral("--json")});
+        for (const QJsonValue &v : next.json().value(QStringLiteral("actions")).toArray())
+            if (str(v.toObject(), "rowId") == rowId(3))
+                QCOMPARE(str(v.toObject(), "result"), QStringLiteral("rejected"));
+        QVERIFY(!listed().contains(rowId(3)));
+        QCOMPARE(status(rowId(3)), QStringLiteral("QUEUED"));
+        const auto detail = sql(m_env,
+                                QStringLiteral("SELECT state_detail FROM reclaim.held_action "
+                                               "WHERE id = ?"),
+                                {id});
+        QVERIFY(detail.first().first().toString().contains(QLatin1String("app bug, fixing")));
+    }
+
+    // Bad selections are refused before anything is read, naming what is wrong.
+    void badSelectionsAreRefused()
+    {
+        QCOMPARE(onImage({QStringLiteral("--approve")}).exitCode, 1);
+        QCOMPARE(onImage({QStringLiteral("--approve"), QStringLiteral("x1")}).exitCode, 1);
+        QCOMPARE(onImage({QStringLiteral("--reject"), QStringLiteral("--domain"),
+                          QStringLiteral("image")})
+                     .exitCode,
+                 1);
+        const Ran unknown = onImage(
+            {QStringLiteral("--approve"), QStringLiteral("--domain"), QStringLiteral("imag")});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains("no domain 'imag'"), unknown.err.constData());
+        const Ran missing = onImage({QStringLiteral("--approve"), QStringLiteral("999999")});
+        QCOMPARE(missing.exitCode, 11);
+        QVERIFY2(missing.err.contains("no held action has id 999999"), missing.err.constData());
+    }
+
+    // The rest of the domain at once: every held one runs, each with one audit row.
+    void approvingADomainRunsEveryHeldAction()
+    {
+        const auto before = listed();
+        QVERIFY(!before.isEmpty());
+        const Ran ran =
+            onImage({QStringLiteral("--approve"), QStringLiteral("--domain"),
+                     QStringLiteral("image"), QStringLiteral("--kind"), QStringLiteral("fail")});
+        QVERIFY2(ran.exitCode == 0, ran.both().constData());
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            QCOMPARE(status(it.key()), QStringLiteral("FAILED"));
+            QCOMPARE(appliedAudits(QStringLiteral("image"), it.key()), 1);
+        }
+        QVERIFY(listed().isEmpty());
+    }
+
+    // Redis lost its data: every queue is gone, so every domain with a stale row is held (no
+    // trace). The app restarts (its Queues stamp their meta again); approving each domain then
+    // recovers every action, each with exactly one applied audit row.
+    void aFlushAllIsHeldThenRecoveredByApproval()
+    {
+        resetSandbox(m_env);
+        migrate(m_env);
+        {
+            SeededIncident incident(m_env, 3, 1, false);
+            QVERIFY(incident.ready());
+        }
+        dropExpiringKeys(m_env);
+        QVERIFY(redis(m_env).command({QByteArrayLiteral("FLUSHALL")}).hasValue());
+        const QString sample = QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json");
+        const Ran held = reclaimRun({QStringLiteral("--once"), QStringLiteral("--json"),
+                                     QStringLiteral("--config"), sample});
+        QCOMPARE(held.exitCode, 10);
+        const QJsonArray actions = held.json().value(QStringLiteral("actions")).toArray();
+        QVERIFY(!actions.isEmpty());
+        QSet<QString> domains;
+        for (const QJsonValue &v : actions) {
+            const QJsonObject a = v.toObject();
+            QCOMPARE(str(a, "result"), QStringLiteral("pending"));
+            QVERIFY2(str(a, "held").contains(QLatin1String("no trace in Redis")),
+                     qPrintable(str(a, "held")));
+            QVERIFY(a.value(QStringLiteral("heldId")).toInteger() > 0);
+            domains.insert(str(a, "domain"));
+        }
+        auto config = ConfigLoader::loadFile(sample, m_env.processEnvironment());
+        QVERIFY(config.hasValue());
+        openAppQueues(m_env, *config);
+        for (const QString &domain : domains) {
+            const Ran ran = reclaimRun({QStringLiteral("--approve"), QStringLiteral("--domain"),
+                                        domain, QStringLiteral("--config"), sample});
+            QVERIFY2(ran.exitCode == 0, ran.both().constData());
+        }
+        for (const QJsonValue &v : actions) {
+            const QJsonObject a = v.toObject();
+            QCOMPARE(appliedAudits(str(a, "domain"), str(a, "rowId")), 1);
+            if (str(a, "kind") == QLatin1String("REQUEUE"))
+                QVERIFY2(redisKeyExists(m_env, QStringLiteral("bull:%1:%2")
+                                                   .arg(str(a, "queue"), str(a, "jobId"))
+                                                   .toUtf8()),
+                         qPrintable(str(a, "id")));
+        }
+        const auto open = sql(m_env, QStringLiteral("SELECT count(*) FROM reclaim.held_action "
+                                                    "WHERE state IN ('held', 'approved')"));
+        QCOMPARE(open.first().first().toInt(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHeld)
+#include "test_held.moc"

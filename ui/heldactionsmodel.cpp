@@ -1,0 +1,416 @@
+#include "heldactionsmodel.h"
+
+#include "actionsmodel.h"
+#include "verdictstyle.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QLocale>
+#include <QMap>
+
+namespace reclaim::ui {
+
+namespace {
+
+QString sinceText(const QDateTime &t)
+{
+    if (!t.isValid())
+        return {};
+    const qint64 s = std::max<qint64>(0, t.secsTo(QDateTime::currentDateTimeUtc()));
+    const QString time = t.toLocalTime().toString(QStringLiteral("HH:mm"));
+    if (s < 60)
+        return QStringLiteral("%1 (just now)").arg(time);
+    if (s < 3600)
+        return QStringLiteral("%1 (%2 min ago)").arg(time).arg(s / 60);
+    if (s < 48 * 3600)
+        return QStringLiteral("%1 (%2 h ago)").arg(time).arg(s / 3600);
+    return t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+QColor outcomeColor(HeldDecision::Outcome o)
+{
+    switch (o) {
+    case HeldDecision::Outcome::Executed:
+        return actionResultColor(ActionResult::Applied);
+    case HeldDecision::Outcome::Rejected:
+        return actionResultColor(ActionResult::Rejected);
+    case HeldDecision::Outcome::Superseded:
+    case HeldDecision::Outcome::AlreadyTaken:
+        return actionResultColor(ActionResult::Dropped);
+    case HeldDecision::Outcome::HeldAgain:
+    case HeldDecision::Outcome::NoSuchAction:
+    case HeldDecision::Outcome::StoreFailed:
+        return actionResultColor(ActionResult::Error);
+    }
+    return {};
+}
+
+} // namespace
+
+QString heldLimitText(const QString &limit)
+{
+    if (limit == QLatin1String("no-trace"))
+        return QStringLiteral("a queue has no trace in Redis");
+    if (limit == QLatin1String("trace-unchecked"))
+        return QStringLiteral("could not check the queues' trace in Redis");
+    if (limit == QLatin1String("max-actions"))
+        return QStringLiteral("more actions than run.guard.maxActions");
+    if (limit == QLatin1String("absent-share"))
+        return QStringLiteral("ABSENT share above run.guard.maxAbsentShare");
+    if (limit == QLatin1String("policy"))
+        return QStringLiteral("policy: approve");
+    return limit;
+}
+
+QString heldKindsText(int requeues, int fails)
+{
+    const QLocale l;
+    QStringList parts;
+    if (requeues > 0)
+        parts << QStringLiteral("%1 requeue").arg(l.toString(requeues));
+    if (fails > 0)
+        parts << QStringLiteral("%1 fail").arg(l.toString(fails));
+    return parts.isEmpty() ? QStringLiteral("none open") : parts.join(QStringLiteral(", "));
+}
+
+HeldActionsModel::HeldActionsModel(QObject *parent) : QAbstractItemModel(parent) {}
+
+QModelIndex HeldActionsModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (column < 0 || column >= ColumnCount || row < 0)
+        return {};
+    if (!parent.isValid())
+        return row < m_groups.size() ? createIndex(row, column, kGroupRow) : QModelIndex();
+    if (parent.internalId() != kGroupRow || parent.row() >= m_groups.size())
+        return {};
+    const Group &g = m_groups.at(parent.row());
+    return row < g.entries.size() ? createIndex(row, column, quintptr(parent.row()))
+                                  : QModelIndex();
+}
+
+QModelIndex HeldActionsModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == kGroupRow)
+        return {};
+    return createIndex(static_cast<int>(child.internalId()), 0, kGroupRow);
+}
+
+int HeldActionsModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return static_cast<int>(m_groups.size());
+    if (parent.internalId() == kGroupRow && parent.column() == 0 && parent.row() < m_groups.size())
+        return static_cast<int>(m_groups.at(parent.row()).entries.size());
+    return 0;
+}
+
+int HeldActionsModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+const HeldActionsModel::Entry *HeldActionsModel::entryAt(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.internalId() == kGroupRow)
+        return nullptr;
+    const auto g = static_cast<qsizetype>(index.internalId());
+    if (g >= m_groups.size() || index.row() >= m_groups.at(g).entries.size())
+        return nullptr;
+    return &m_entries.at(m_groups.at(g).entries.at(index.row()));
+}
+
+QVariant HeldActionsModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    if (index.internalId() == kGroupRow) {
+        if (index.row() >= m_groups.size())
+            return {};
+        if (role == GroupRole)
+            return true;
+        if (role == IdRole)
+            return qint64(0);
+        return groupData(m_groups.at(index.row()), index.column(), role);
+    }
+    const Entry *e = entryAt(index);
+    if (!e)
+        return {};
+    switch (role) {
+    case IdRole:
+        return e->held.id;
+    case GroupRole:
+        return false;
+    case DecidedRole:
+        return e->decision.has_value();
+    default:
+        return entryData(*e, index.column(), role);
+    }
+}
+
+QVariant HeldActionsModel::groupData(const Group &g, int column, int role) const
+{
+    const GroupSummary s = summaryOf(g);
+    if (role == Qt::FontRole && column == WhatColumn) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::ToolTipRole)
+        return s.reason;
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (column) {
+    case WhatColumn:
+        return QStringLiteral("%1 \u2014 %2").arg(g.domain, heldLimitText(g.limit));
+    case KindColumn:
+        return heldKindsText(s.requeues, s.fails);
+    case SinceColumn: {
+        QDateTime oldest;
+        for (int i : g.entries) {
+            const QDateTime t = m_entries.at(i).held.heldAt;
+            if (!oldest.isValid() || t < oldest)
+                oldest = t;
+        }
+        return sinceText(oldest);
+    }
+    case StateColumn:
+        return QStringLiteral("%1 of %2 waiting")
+            .arg(QLocale().toString(s.openIds.size()), QLocale().toString(g.entries.size()));
+    default:
+        return {};
+    }
+}
+
+QVariant HeldActionsModel::entryData(const Entry &e, int column, int role) const
+{
+    const HeldAction &h = e.held;
+    const Action &a = h.action;
+    if (role == Qt::ForegroundRole && column == StateColumn && e.decision)
+        return QBrush(outcomeColor(e.decision->outcome));
+    if (role == Qt::ToolTipRole) {
+        if (column == StateColumn && e.decision)
+            return e.decision->detail;
+        if (column == SeenColumn)
+            return preconditionText(a.precondition);
+        return a.reason;
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (column) {
+    case WhatColumn:
+        return QStringLiteral("#%1  %2").arg(h.id).arg(a.rowId);
+    case KindColumn:
+        return actionKindName(a.kind);
+    case JobColumn:
+        return a.kind == ActionKind::Requeue ? QStringLiteral("%1 / %2").arg(a.queue, a.jobId)
+                                             : QStringLiteral("\u2014");
+    case SeenColumn:
+        return compactPreconditionText(a.precondition);
+    case SinceColumn:
+        return sinceText(h.heldAt);
+    case StateColumn:
+        if (e.decision)
+            return decisionText(h.id);
+        if (e.deciding)
+            return QStringLiteral("deciding\u2026");
+        if (h.state == HeldState::Approved)
+            return QStringLiteral("approved by %1, running").arg(h.stateBy);
+        return heldStateName(h.state);
+    default:
+        return {};
+    }
+}
+
+QVariant HeldActionsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case WhatColumn:
+        return QStringLiteral("Held action");
+    case KindColumn:
+        return QStringLiteral("Kind");
+    case JobColumn:
+        return QStringLiteral("Queue / job");
+    case SeenColumn:
+        return QStringLiteral("Row as seen");
+    case SinceColumn:
+        return QStringLiteral("Held since");
+    case StateColumn:
+        return QStringLiteral("State");
+    default:
+        return {};
+    }
+}
+
+void HeldActionsModel::setHeld(const QList<HeldAction> &held)
+{
+    beginResetModel();
+    m_entries.clear();
+    m_groups.clear();
+    m_byId.clear();
+    // Domains in name order, and within one the groups in the order their oldest entry came
+    // (the listing is oldest first), so a refresh does not shuffle what the operator looks at.
+    QMap<QString, QList<int>> byDomain;
+    for (const HeldAction &h : held) {
+        m_byId.insert(h.id, static_cast<int>(m_entries.size()));
+        m_entries.append(Entry{h, false, std::nullopt});
+        byDomain[h.action.domain].append(static_cast<int>(m_entries.size() - 1));
+    }
+    for (auto it = byDomain.cbegin(); it != byDomain.cend(); ++it) {
+        const qsizetype first = m_groups.size();
+        for (int i : it.value()) {
+            const QString &limit = m_entries.at(i).held.heldLimit;
+            qsizetype g = first;
+            while (g < m_groups.size() && m_groups.at(g).limit != limit)
+                ++g;
+            if (g == m_groups.size())
+                m_groups.append(Group{it.key(), limit, {}});
+            m_groups[g].entries.append(i);
+        }
+    }
+    endResetModel();
+}
+
+void HeldActionsModel::setDeciding(const QList<qint64> &ids)
+{
+    for (qint64 id : ids) {
+        const int i = m_byId.value(id, -1);
+        if (i < 0)
+            continue;
+        m_entries[i].deciding = true;
+        emitEntryChanged(id);
+    }
+}
+
+void HeldActionsModel::applyDecision(const HeldDecision &decision)
+{
+    const int i = m_byId.value(decision.id, -1);
+    if (i < 0)
+        return;
+    Entry &e = m_entries[i];
+    e.deciding = false;
+    e.decision = decision;
+    if (decision.current)
+        e.held = *decision.current;
+    emitEntryChanged(decision.id);
+}
+
+void HeldActionsModel::emitEntryChanged(qint64 id)
+{
+    const QModelIndex first = indexOf(id, 0);
+    if (!first.isValid())
+        return;
+    emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
+    const QModelIndex group = first.parent();
+    emit dataChanged(group, group.siblingAtColumn(ColumnCount - 1));
+}
+
+int HeldActionsModel::waitingCount() const
+{
+    int n = 0;
+    for (const Entry &e : m_entries)
+        n += (!e.decision && !e.deciding && e.held.state == HeldState::Held) ? 1 : 0;
+    return n;
+}
+
+const HeldAction *HeldActionsModel::heldAction(const QModelIndex &index) const
+{
+    const Entry *e = entryAt(index);
+    return e ? &e->held : nullptr;
+}
+
+const HeldAction *HeldActionsModel::heldAction(qint64 id) const
+{
+    const int i = m_byId.value(id, -1);
+    return i < 0 ? nullptr : &m_entries.at(i).held;
+}
+
+QModelIndex HeldActionsModel::indexOf(qint64 id, int column) const
+{
+    const int i = m_byId.value(id, -1);
+    if (i < 0)
+        return {};
+    for (qsizetype g = 0; g < m_groups.size(); ++g) {
+        const qsizetype row = m_groups.at(g).entries.indexOf(i);
+        if (row >= 0)
+            return createIndex(static_cast<int>(row), column, quintptr(g));
+    }
+    return {};
+}
+
+bool HeldActionsModel::isDecidable(qint64 id) const
+{
+    const int i = m_byId.value(id, -1);
+    if (i < 0)
+        return false;
+    const Entry &e = m_entries.at(i);
+    return !e.decision && !e.deciding && e.held.state == HeldState::Held;
+}
+
+QString HeldActionsModel::decisionText(qint64 id) const
+{
+    const int i = m_byId.value(id, -1);
+    if (i < 0 || !m_entries.at(i).decision)
+        return {};
+    const HeldDecision &d = *m_entries.at(i).decision;
+    const HeldAction &h = m_entries.at(i).held;
+    switch (d.outcome) {
+    case HeldDecision::Outcome::Executed:
+        return QStringLiteral("executed");
+    case HeldDecision::Outcome::Superseded:
+        return QStringLiteral("superseded: not run");
+    case HeldDecision::Outcome::HeldAgain:
+        return QStringLiteral("held again");
+    case HeldDecision::Outcome::Rejected:
+        return QStringLiteral("rejected");
+    case HeldDecision::Outcome::AlreadyTaken:
+        return h.stateBy.isEmpty()
+                   ? QStringLiteral("already %1").arg(heldStateName(h.state))
+                   : QStringLiteral("already %1 by %2").arg(heldStateName(h.state), h.stateBy);
+    case HeldDecision::Outcome::NoSuchAction:
+        return QStringLiteral("gone");
+    case HeldDecision::Outcome::StoreFailed:
+        return QStringLiteral("not decided: store error");
+    }
+    return {};
+}
+
+HeldActionsModel::GroupSummary HeldActionsModel::summaryOf(const Group &g) const
+{
+    GroupSummary s{g.domain, g.limit, {}, {}, 0, 0};
+    QDateTime newest;
+    for (int i : g.entries) {
+        const Entry &e = m_entries.at(i);
+        if (!newest.isValid() || e.held.lastSeenAt >= newest) {
+            newest = e.held.lastSeenAt;
+            s.reason = e.held.action.heldReason;
+        }
+        if (e.decision || e.deciding || e.held.state != HeldState::Held)
+            continue;
+        s.openIds << e.held.id;
+        (e.held.action.kind == ActionKind::Requeue ? s.requeues : s.fails) += 1;
+    }
+    return s;
+}
+
+HeldActionsModel::GroupSummary HeldActionsModel::summary(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return {};
+    const qsizetype g =
+        index.internalId() == kGroupRow ? index.row() : static_cast<qsizetype>(index.internalId());
+    return g < m_groups.size() ? summaryOf(m_groups.at(g)) : GroupSummary{};
+}
+
+QList<HeldActionsModel::GroupSummary>
+HeldActionsModel::summariesOfDomain(const QString &domain) const
+{
+    QList<GroupSummary> out;
+    for (const Group &g : m_groups)
+        if (g.domain == domain)
+            out << summaryOf(g);
+    return out;
+}
+
+} // namespace reclaim::ui

@@ -1,0 +1,111 @@
+// The actions waiting for an operator (#29), whichever runner held them (the daemon, a --once,
+// a console), grouped by domain and by what holds them (the guard's limit, or the domain's
+// policy): one top-level row per group with its count, kinds and reason, one child row per held
+// action with the row as it was seen. A decision made in this console shows on its row at once
+// (executed, superseded, already approved by ...); the next listing drops what is decided.
+#pragma once
+
+#include "domain/heldaction.h"
+#include "recovery/heldapproval.h"
+
+#include <QAbstractItemModel>
+#include <QHash>
+
+namespace reclaim::ui {
+
+class HeldActionsModel final : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        WhatColumn,  // group: domain and what holds it; action: "#id row"
+        KindColumn,  // group: "12 requeue, 3 fail"; action: its kind
+        JobColumn,   // the queue and job id a requeue writes
+        SeenColumn,  // the precondition: status and updatedAt as the run saw them
+        SinceColumn, // when it was first held
+        StateColumn, // held, approving..., or what the decision came to
+        ColumnCount
+    };
+    enum Role
+    {
+        IdRole = Qt::UserRole + 1, // qint64; 0 on a group row
+        GroupRole,                 // bool: a group row
+        DecidedRole,               // bool: this console decided it (or saw it decided)
+    };
+
+    // One group: its actions still open (held or approved), with the kinds and the reason an
+    // operator confirms before approving them together.
+    struct GroupSummary
+    {
+        QString domain;
+        QString limit;
+        QString reason; // the newest entry's held reason (its counts are the latest run's)
+        QList<qint64> openIds;
+        int requeues = 0;
+        int fails = 0;
+    };
+
+    explicit HeldActionsModel(QObject *parent = nullptr);
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // A fresh listing: replaces everything (decisions shown so far included).
+    void setHeld(const QList<HeldAction> &held);
+    // Marks the actions an approval or rejection is on its way for.
+    void setDeciding(const QList<qint64> &ids);
+    // What a decision came to, shown on its row until the next listing.
+    void applyDecision(const HeldDecision &decision);
+
+    // Still waiting for an operator: held, not decided in this console, not on its way.
+    int waitingCount() const;
+    const HeldAction *heldAction(const QModelIndex &index) const;
+    const HeldAction *heldAction(qint64 id) const;
+    QModelIndex indexOf(qint64 id, int column = 0) const;
+    // The group of `index` (a group row, or an action's group), or of the domain's first group.
+    GroupSummary summary(const QModelIndex &index) const;
+    QList<GroupSummary> summariesOfDomain(const QString &domain) const;
+    // Whether `id` can be decided from here now (held, nothing on its way).
+    bool isDecidable(qint64 id) const;
+    // What this console's decision came to, or "" when it has none.
+    QString decisionText(qint64 id) const;
+
+private:
+    struct Entry
+    {
+        HeldAction held;
+        bool deciding = false;
+        std::optional<HeldDecision> decision;
+    };
+    struct Group
+    {
+        QString domain;
+        QString limit;
+        QList<int> entries; // into m_entries
+    };
+    static constexpr quintptr kGroupRow = ~quintptr(0);
+
+    const Entry *entryAt(const QModelIndex &index) const;
+    QVariant groupData(const Group &g, int column, int role) const;
+    QVariant entryData(const Entry &e, int column, int role) const;
+    GroupSummary summaryOf(const Group &g) const;
+    void emitEntryChanged(qint64 id);
+
+    QList<Entry> m_entries;
+    QList<Group> m_groups;
+    QHash<qint64, int> m_byId; // id → m_entries
+};
+
+// What holds a group, in words: "no trace in Redis", "more actions than run.guard.maxActions",
+// "policy: approve".
+QString heldLimitText(const QString &limit);
+// "1,942 requeue, 3 fail".
+QString heldKindsText(int requeues, int fails);
+
+} // namespace reclaim::ui
