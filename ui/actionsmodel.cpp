@@ -45,10 +45,13 @@ QString preconditionText(const Precondition &p)
 QString actionDetailText(const Action &a)
 {
     if (a.result == ActionResult::Pending) {
+        // What holds it comes first: a guard's reason is what the operator must read first.
+        const QString held =
+            a.heldReason.isEmpty() ? QString() : QStringLiteral("held: %1 — ").arg(a.heldReason);
         if (a.kind == ActionKind::Requeue)
-            return QStringLiteral("enqueue %1 as %2 on %3; %4")
-                .arg(a.jobName, a.jobId, a.queue, a.reason);
-        return a.reason;
+            return held + QStringLiteral("enqueue %1 as %2 on %3; %4")
+                              .arg(a.jobName, a.jobId, a.queue, a.reason);
+        return held + a.reason;
     }
     QString text = redactSecrets(a.resultDetail);
     if (a.parent.attempted) {

@@ -47,6 +47,8 @@ CandidateApprovals::CandidateApprovals(Parts parts, QObject *parent)
     connect(
         m_parts.session, &ConsoleSession::rejectionUndone, this,
         [this](const Action &action, const QString &error) { showRejection(action, error, true); });
+    connect(m_parts.session, &ConsoleSession::heldDecided, this,
+            &CandidateApprovals::showHeldDecision);
 }
 
 void CandidateApprovals::setShortcutsActive(bool active)
@@ -132,8 +134,15 @@ void CandidateApprovals::approveCurrent()
         return;
     const CandidateTableModel::Row *row = m_parts.candidates->rowForKey(m_currentKey);
     const Action *action = m_parts.actions->actionFor(m_currentKey);
-    if (!m_parts.session->approve(*action, row->verdict->candidate))
+    // An action a run kept among the held ones is approved as one: claimed first, so the
+    // daemon, the command line and the held actions' tab all see who decided it.
+    const bool sent = action->heldId > 0
+                          ? m_parts.session->approveHeld({action->heldId})
+                          : m_parts.session->approve(*action, row->verdict->candidate);
+    if (!sent)
         return;
+    if (action->heldId > 0)
+        m_heldKeys.insert(action->heldId, m_currentKey);
     m_parts.actions->setApproving(m_currentKey, true);
     m_parts.candidates->setApproving(m_currentKey, true);
     emit detailsChanged(m_currentKey);
@@ -195,6 +204,52 @@ void CandidateApprovals::showRejection(const Action &action, const QString &erro
         emit detailsChanged(action.id);
     update();
     emit rejectionShown(action, error);
+}
+
+// The table's actions carry the held id a run kept them under: a decision on that id, from
+// this view or the held actions' tab, is shown on the table's row too.
+void CandidateApprovals::showHeldDecision(const HeldDecision &decision)
+{
+    QString key = m_heldKeys.take(decision.id);
+    if (key.isEmpty() && decision.current)
+        key = decision.current->action.id;
+    const Action *shown = m_parts.actions->actionFor(key);
+    if (!shown || shown->heldId != decision.id)
+        return;
+    Action now = decision.action ? *decision.action : *shown;
+    now.id = key;
+    now.heldId = decision.id;
+    using Outcome = HeldDecision::Outcome;
+    switch (decision.outcome) {
+    case Outcome::Executed:
+    case Outcome::Superseded:
+        if (!decision.action) { // dropped before anything ran: the row moved on
+            now.result = ActionResult::Dropped;
+            now.resultDetail = decision.detail;
+            now.executedAt = QDateTime::currentDateTimeUtc();
+        }
+        break; // otherwise what ran (or was dropped on the re-check) is `decision.action`
+    case Outcome::Rejected:
+        now.result = ActionResult::Rejected;
+        now.rejectedBy = decision.current ? decision.current->stateBy : QString();
+        now.resultDetail = decision.detail;
+        now.executedAt = QDateTime::currentDateTimeUtc();
+        break;
+    case Outcome::AlreadyTaken:
+        now.result = ActionResult::Dropped;
+        now.resultDetail = decision.detail;
+        now.executedAt = QDateTime::currentDateTimeUtc();
+        break;
+    case Outcome::HeldAgain:
+    case Outcome::NoSuchAction:
+    case Outcome::StoreFailed:
+        now.result = ActionResult::Pending; // nothing was decided: it can be approved again
+        break;
+    }
+    emit heldActionDecided(now, QStringLiteral("%1 %2 (held #%3): %4 — %5")
+                                    .arg(actionKindName(now.kind), key)
+                                    .arg(decision.id)
+                                    .arg(heldOutcomeName(decision.outcome), decision.detail));
 }
 
 } // namespace reclaim::ui

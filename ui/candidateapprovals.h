@@ -6,6 +6,7 @@
 
 #include "service/recoveryworker.h" // Action as a metatype, for the signals
 
+#include <QHash>
 #include <QObject>
 
 class QAction;
@@ -55,6 +56,9 @@ signals:
     void statusMessage(const QString &text);
     // A rejection was recorded (for the run chart).
     void rejected(const reclaim::Action &action);
+    // A held action of the table was decided (here or in the held actions' tab): `action` as it
+    // stands now, for the tables, the chart and the status bar.
+    void heldActionDecided(const reclaim::Action &action, const QString &message);
     // A rejection (or its undo) came back: recorded, or `error` says why not.
     void rejectionShown(const reclaim::Action &action, const QString &error);
 
@@ -63,9 +67,11 @@ private:
     void rejectCurrent();
     void undoRejectionCurrent();
     void showRejection(const Action &action, const QString &error, bool undo);
+    void showHeldDecision(const HeldDecision &decision);
 
     Parts m_parts;
     QString m_currentKey;
+    QHash<qint64, QString> m_heldKeys; // held id → the table's key, for decisions sent from here
     QAction *m_approve;
     QAction *m_reject;
     QAction *m_undoReject;

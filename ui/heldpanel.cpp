@@ -364,11 +364,10 @@ void HeldPanel::approveSelection()
     if (!approvalBlocker().isEmpty() || ids.isEmpty())
         return;
     // One action at a time, as in the candidates' view; anything more is confirmed first.
-    const bool wholeGroup =
-        std::any_of(m_view->selectionModel()->selectedRows().cbegin(),
-                    m_view->selectionModel()->selectedRows().cend(), [](const QModelIndex &i) {
-                        return i.data(HeldActionsModel::GroupRole).toBool();
-                    });
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    const bool wholeGroup = std::any_of(rows.cbegin(), rows.cend(), [](const QModelIndex &i) {
+        return i.data(HeldActionsModel::GroupRole).toBool();
+    });
     if (ids.size() == 1 && !wholeGroup) {
         approve(ids);
         return;

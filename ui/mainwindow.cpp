@@ -349,6 +349,11 @@ void MainWindow::buildLayout()
             [this](const QString &text) { statusBar()->showMessage(text, 15000); });
     connect(m_approvals, &CandidateApprovals::rejected, m_chart, &RunChart::recordAction);
     connect(m_approvals, &CandidateApprovals::rejectionShown, this, &MainWindow::rejectionShown);
+    connect(m_approvals, &CandidateApprovals::heldActionDecided, this,
+            [this](const Action &action, const QString &message) {
+                showActionResult(action);
+                statusBar()->showMessage(redactSecrets(message), 15000);
+            });
     connect(m_held, &HeldPanel::waitingChanged, this, &MainWindow::showWaiting);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         const bool held = m_tabs->currentWidget() == m_held;
@@ -774,8 +779,8 @@ void MainWindow::showWaiting()
                          : QStringLiteral("Held for approval"));
     m_banner->setMessage(QStringLiteral("held"), Banner::Severity::Warning,
                          waiting > 0 && m_tabs->currentWidget() != m_held
-                             ? m_held->summary().toHtmlEscaped() +
-                                   QStringLiteral(" See <b>Held for approval</b> (Ctrl+J).")
+                             ? m_held->summary() +
+                                   QStringLiteral(" See the Held for approval tab (Ctrl+J).")
                              : QString());
 }
 

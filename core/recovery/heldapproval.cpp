@@ -49,7 +49,10 @@ HeldDecision settleRun(HeldActionStore &held, const HeldAction &h, const Approve
                        const Actor &approver)
 {
     const Action &a = run.action;
-    const QString detail = QStringLiteral("%1: %2").arg(actionResultName(a.result), a.resultDetail);
+    const QString detail =
+        a.resultDetail.isEmpty()
+            ? actionResultName(a.result)
+            : QStringLiteral("%1: %2").arg(actionResultName(a.result), a.resultDetail);
     HeldDecision d = [&] {
         if (a.result == ActionResult::Applied)
             return settle(held, h, Outcome::Executed, HeldState::Executed, detail, approver);

@@ -6,6 +6,7 @@
 // confirmation that states the count, the kinds and the reason; a misspelt domain's actions are
 // rejected with a reason and nothing of it is written. Screenshots go to build/screenshots (run
 // under Xvfb with -platform xcb to look at them).
+#include "actionsmodel.h"
 #include "config/configloader.h"
 #include "config/connectionurl.h"
 #include "consolesession.h"
@@ -24,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -63,6 +65,7 @@ private slots:
     void theDaemonHoldsAndSaysSo();
     void theConsoleListsThemByDomainAndReason();
     void consoleAndCommandLineEachApproveOneAndSeeTheOther();
+    void aHeldActionApprovedFromTheCandidatesIsClaimedAsHeld();
     void aGroupIsApprovedBehindAConfirmation();
     void aMisspeltDomainIsRejectedAndNothingOfItIsWritten();
     void cleanupTestCase();
@@ -75,7 +78,7 @@ private:
         return runReclaim(m_env, QStringLiteral(RECLAIM_EXECUTABLE),
                           args << QStringLiteral("--config") << m_config);
     }
-    void screenshot(QWidget *w, const QString &name);
+    void screenshot(QWidget *w, const QString &name, QWidget *dialog = nullptr);
 
     SandboxEnv m_env;
     QTemporaryDir m_dir;
@@ -106,13 +109,23 @@ HeldDecision TestUiHeld::waitForDecision(qint64 id)
     return found().value_or(HeldDecision{});
 }
 
-void TestUiHeld::screenshot(QWidget *w, const QString &name)
+// The window as on screen; with `dialog`, the dialog drawn over it where it shows (grab() takes
+// one window at a time, and the offscreen platform has no screen to capture).
+void TestUiHeld::screenshot(QWidget *w, const QString &name, QWidget *dialog)
 {
     QDir().mkpath(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots"));
     for (int i = 0; i < 3; ++i)
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     const QString path = QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/%1.png").arg(name);
-    QVERIFY(w->grab().save(path, "PNG"));
+    QPixmap shot = w->grab();
+    if (dialog) {
+        const QPixmap over = dialog->grab();
+        QPainter p(&shot);
+        const QPoint at((shot.width() - over.width()) / 2, (shot.height() - over.height()) / 3);
+        p.fillRect(QRect(at, over.size()).adjusted(-1, -1, 1, 1), Qt::darkGray);
+        p.drawPixmap(at, over);
+    }
+    QVERIFY(shot.save(path, "PNG"));
     qInfo("screenshot: %s", qPrintable(path));
 }
 
@@ -332,6 +345,39 @@ void TestUiHeld::consoleAndCommandLineEachApproveOneAndSeeTheOther()
     }
 }
 
+// In the candidates' tab, the console's own run planned the same action and kept it under the
+// same held id: approving it there claims the held entry (the tab and the command line see who
+// decided it), and its row in both tables says what came of it.
+void TestUiHeld::aHeldActionApprovedFromTheCandidatesIsClaimedAsHeld()
+{
+    m_window->showHeldActions(false);
+    HeldActionsModel *model = m_window->heldPanel()->model();
+    const QModelIndex image = model->index(1, 0);
+    const qint64 id = model->index(2, 0, image).data(HeldActionsModel::IdRole).toLongLong();
+    const QString key = model->heldAction(id)->action.id;
+    QVERIFY(m_window->selectCandidate(key));
+    const Action *planned = m_window->actionsModel()->actionFor(key);
+    QVERIFY(planned);
+    QCOMPARE(planned->heldId, id);
+    QVERIFY2(actionDetailText(*planned).startsWith(QStringLiteral("held: ")),
+             qPrintable(actionDetailText(*planned)));
+    QVERIFY2(m_window->approveAction()->isEnabled(), qPrintable(m_window->approvalBlocker()));
+    m_decisions.clear();
+    QSignalSpy shown(m_window.get(), &MainWindow::actionResultShown);
+    m_window->approveAction()->trigger();
+    QCOMPARE(heldOutcomeName(waitForDecision(id).outcome), QStringLiteral("executed"));
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 30000);
+    QCOMPARE(m_window->actionsModel()->actionFor(key)->result, ActionResult::Applied);
+    QCOMPARE(count(QStringLiteral("SELECT count(*) FROM reclaim.held_action WHERE id = ? AND "
+                                  "state = 'executed' AND state_by <> ''"),
+                   {id}),
+             1);
+    QCOMPARE(count(QStringLiteral("SELECT count(*) FROM reclaim.audit WHERE domain = 'image' AND "
+                                  "result = 'applied'")),
+             3);
+    m_window->showHeldActions(true);
+}
+
 // The image group selected: A asks first, stating the count, the kinds and the reason; Cancel
 // writes nothing; confirming runs each once.
 void TestUiHeld::aGroupIsApprovedBehindAConfirmation()
@@ -341,7 +387,7 @@ void TestUiHeld::aGroupIsApprovedBehindAConfirmation()
     QSignalSpy listed(held, &HeldPanel::listed);
     held->refresh();
     QTRY_VERIFY_WITH_TIMEOUT(listed.count() >= 1, 30000);
-    QCOMPARE(model->waitingCount(), kImages - 2 + kDocuments);
+    QCOMPARE(model->waitingCount(), kImages - 3 + kDocuments);
     QModelIndex image;
     for (int g = 0; g < model->rowCount(); ++g)
         if (model->summary(model->index(g, 0)).domain == QLatin1String("image"))
@@ -350,24 +396,24 @@ void TestUiHeld::aGroupIsApprovedBehindAConfirmation()
     held->view()->setCurrentIndex(image);
     held->view()->selectionModel()->select(image, QItemSelectionModel::ClearAndSelect |
                                                       QItemSelectionModel::Rows);
-    QCOMPARE(held->selectedIds().size(), kImages - 2);
+    QCOMPARE(held->selectedIds().size(), kImages - 3);
 
     QTest::keyClick(held->view(), Qt::Key_A);
     HeldConfirmDialog *ask = held->pendingConfirmation();
     QVERIFY(ask);
     QVERIFY2(
-        ask->text().contains(QStringLiteral("Approve %1 held actions of image").arg(kImages - 2)) &&
-            ask->text().contains(QStringLiteral("%1 fail").arg(kImages - 2)) &&
+        ask->text().contains(QStringLiteral("Approve %1 held actions of image").arg(kImages - 3)) &&
+            ask->text().contains(QStringLiteral("%1 fail").arg(kImages - 3)) &&
             ask->text().contains(QStringLiteral("policy fail: approve")),
         qPrintable(ask->text()));
-    screenshot(m_window.get(), QStringLiteral("held-for-approval"));
+    screenshot(m_window.get(), QStringLiteral("held-for-approval"), ask);
     ask->reject();
     QTRY_VERIFY(!held->pendingConfirmation());
     m_window->activateWindow(); // the window manager's part, once the dialog is gone
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     QTest::qWait(300);
     QCOMPARE(count(QStringLiteral("SELECT count(*) FROM \"ImageJob\" WHERE status = 'QUEUED'")),
-             kImages - 2);
+             kImages - 3);
 
     m_decisions.clear();
     QTest::keyClick(held->view(), Qt::Key_A);
