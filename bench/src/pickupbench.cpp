@@ -154,7 +154,7 @@ int runPickupBench(const Args &args)
             const double t0 = wallClockMs();
             auto r = redis.queue.enqueue(JobRef{QStringLiteral("bull"), queue, recId},
                                          QStringLiteral("job"), QByteArrayLiteral("{}"),
-                                         static_cast<qint64>(t0), kGeneration);
+                                         static_cast<qint64>(t0), kGeneration, {});
             if (!r || !r->enqueued)
                 return fail(QStringLiteral("bullmq %1.x: requeue of %2 failed: %3")
                                 .arg(major, recId,

@@ -27,6 +27,36 @@ BullmqLayout BullmqLayout::fromMetaVersion(const QString &version)
     return layout;
 }
 
+BullmqLayout BullmqLayout::forWriting(const QString &version, const QString &ifUnstamped)
+{
+    BullmqLayout layout = fromMetaVersion(version);
+    if (layout.family != Family::Unstamped || ifUnstamped.isEmpty())
+        return layout;
+    if (ifUnstamped == QLatin1String("4"))
+        layout.family = Family::Bullmq4;
+    else if (ifUnstamped == QLatin1String("5"))
+        layout.family = Family::Bullmq5;
+    else if (ifUnstamped == QLatin1String("6"))
+        layout.family = Family::Bullmq6;
+    else
+        return layout; // the loader accepts nothing else; never guess
+    layout.assumed = true;
+    return layout;
+}
+
+QString BullmqLayout::describe() const
+{
+    if (family == Family::Unstamped)
+        return QStringLiteral("no stamp");
+    if (family == Family::Unknown)
+        return QStringLiteral("unknown layout '%1'").arg(version);
+    if (assumed)
+        return QStringLiteral(
+                   "bullmq %1.x (no stamp in its meta hash: domains[].bullmqIfUnstamped)")
+            .arg(familyTag());
+    return QStringLiteral("bullmq %1.x (stamp %2)").arg(familyTag(), version);
+}
+
 bool BullmqLayout::writable() const
 {
     return !familyTag().isEmpty();
@@ -52,8 +82,10 @@ QString BullmqLayout::refusal(const QString &queue) const
 {
     if (family == Family::Unstamped)
         return QStringLiteral("queue %1: its meta hash has no BullMQ version (no BullMQ Queue has "
-                              "opened it), so which layout an add writes is not known; nothing "
-                              "written")
+                              "opened it since it was created or since Redis lost its data), so "
+                              "which layout an add writes is not known; nothing written. Set "
+                              "domains[].bullmqIfUnstamped to the BullMQ major the application "
+                              "runs (4, 5 or 6) to requeue into it anyway")
             .arg(queue);
     if (family == Family::Unknown)
         return QStringLiteral("queue %1: unknown BullMQ layout '%2' (Reclaim knows bullmq 4.x, "

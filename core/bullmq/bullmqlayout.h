@@ -26,8 +26,15 @@ struct BullmqLayout
 
     Family family = Family::Unstamped;
     QString version; // the meta field as read ("bullmq:5.81.5"), empty when unstamped
+    // The queue has no stamp and the family is the one its domain says to assume
+    // (domains[].bullmqIfUnstamped): after a data loss the meta hash is gone with the jobs,
+    // and the application's Queue only writes it again when it restarts.
+    bool assumed = false;
 
     static BullmqLayout fromMetaVersion(const QString &version);
+    // What a requeue writes: the stamp's family, or, with no stamp, `ifUnstamped` ("4", "5",
+    // "6"; empty: nothing is assumed and the write is refused).
+    static BullmqLayout forWriting(const QString &version, const QString &ifUnstamped);
 
     // Lookups and scans read the structures every known family shares; an unstamped queue
     // (nothing opened it as a Queue) has the same ones.
@@ -36,8 +43,11 @@ struct BullmqLayout
     bool writable() const;
     // "4", "5", "6": the family the enqueue script writes for; empty when not writable.
     QString familyTag() const;
-    // Why `queue` is not read (or not written): for an error message naming the queue.
+    // Why `queue` is not read (or not written): for an error message naming the queue and,
+    // for a queue with no stamp, the key that lets it be written.
     QString refusal(const QString &queue) const;
+    // "bullmq 5.x (stamp bullmq:5.81.5)" or "bullmq 5.x (no stamp: domains[].bullmqIfUnstamped)".
+    QString describe() const;
 };
 
 } // namespace reclaim

@@ -265,7 +265,8 @@ BullmqQueue::prioritizedSince(const QString &keyPrefix, const QString &queue, co
 
 Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, const QString &name,
                                                           const QByteArray &data,
-                                                          qint64 timestampMs, qint64 generation)
+                                                          qint64 timestampMs, qint64 generation,
+                                                          const QString &familyIfUnstamped)
 {
     auto conn = m_link.connection();
     if (!conn)
@@ -274,13 +275,14 @@ Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, con
         return bullmq::queueKey(job.keyPrefix, job.queue, QLatin1String(s));
     };
     // Which release laid the queue out decides what its add writes: an unknown (newer) one, or
-    // a queue no BullMQ Queue has stamped, is refused rather than guessed. The script checks
-    // the stamp is still the same when it writes.
+    // a queue no BullMQ Queue has stamped (unless its domain says which major to assume), is
+    // refused rather than guessed. The script checks the stamp is still the same when it
+    // writes: a Queue that stamps another version in between makes it refuse.
     auto stamp =
         (*conn)->command({QByteArrayLiteral("HGET"), k("meta"), QByteArrayLiteral("version")});
     if (!stamp)
         return unexpected(stamp.error());
-    const BullmqLayout layout = BullmqLayout::fromMetaVersion(stamp->toText());
+    const BullmqLayout layout = BullmqLayout::forWriting(stamp->toText(), familyIfUnstamped);
     if (!layout.writable())
         return unexpected(RedisError{RedisError::Kind::Layout, layout.refusal(job.queue)});
     auto r = bullmq::scripts::enqueue().runOne(
@@ -300,6 +302,8 @@ Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, con
         out.enqueued = true;
         out.replacedState = r->elements.at(1).toText();
         out.options = r->elements.at(2).toBytes().value_or(QByteArray());
+        if (layout.assumed)
+            out.assumedLayout = layout.describe();
     } else if (what == QLatin1String("layout-changed")) {
         return unexpected(RedisError{
             RedisError::Kind::Layout,

@@ -35,7 +35,8 @@ public:
     // and the job added in one script, which answers what it found and what it left runnable.
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
                                                  const QByteArray &data, qint64 timestampMs,
-                                                 qint64 generation) override;
+                                                 qint64 generation,
+                                                 const QString &familyIfUnstamped) override;
 
 private:
     Expected<ScanPage, RedisError> readPage(const QString &keyPrefix, const QString &queue,

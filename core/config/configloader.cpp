@@ -304,6 +304,15 @@ DomainConfig readDomain(ObjectReader r, Policy runPolicy)
     if (d.keyPrefix.isEmpty() || d.keyPrefix.contains(QLatin1Char(' ')))
         throw Invalid{r.pathOf(QStringLiteral("keyPrefix")),
                       QStringLiteral("must be a non-empty key prefix")};
+    if (r.has(QStringLiteral("bullmqIfUnstamped"))) {
+        const qint64 major = r.integer(QStringLiteral("bullmqIfUnstamped"), 0, 0, 1000);
+        if (major < 4 || major > 6)
+            throw Invalid{r.pathOf(QStringLiteral("bullmqIfUnstamped")),
+                          QStringLiteral("%1 is not a BullMQ major Reclaim writes: the major the "
+                                         "application runs, 4, 5 or 6")
+                              .arg(major)};
+        d.bullmqIfUnstamped = QString::number(major);
+    }
     d.jobIdTemplate = r.string(QStringLiteral("jobIdTemplate"), {}, true);
     if (!d.jobIdTemplate.contains(QStringLiteral("{id}")))
         throw Invalid{r.pathOf(QStringLiteral("jobIdTemplate")),
@@ -539,6 +548,20 @@ Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &js
                 throw Invalid{path + QStringLiteral(".name"),
                               QStringLiteral("'%1' is used by another domain").arg(d.name)};
             names.insert(d.name);
+            // One queue is one layout: two domains sharing it must not assume two majors.
+            for (const DomainConfig &other : std::as_const(config.domains))
+                if (other.keyPrefix == d.keyPrefix &&
+                    other.bullmqIfUnstamped != d.bullmqIfUnstamped)
+                    for (const QString &q : d.queues)
+                        if (other.queues.contains(q))
+                            throw Invalid{path + QStringLiteral(".bullmqIfUnstamped"),
+                                          QStringLiteral("queue %1 is also in domain %2, which "
+                                                         "assumes %3 for it: one queue, one "
+                                                         "BullMQ major")
+                                              .arg(q, other.name,
+                                                   other.bullmqIfUnstamped.isEmpty()
+                                                       ? QStringLiteral("none")
+                                                       : other.bullmqIfUnstamped)};
             config.domains << d;
         }
         root.rejectUnknownKeys();

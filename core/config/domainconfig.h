@@ -54,6 +54,10 @@ struct DomainConfig
     std::chrono::seconds threshold{3600};
     QStringList queues;
     QString keyPrefix = QStringLiteral("bull");
+    // "4", "5" or "6": the BullMQ major whose add a requeue writes into a queue whose meta hash
+    // has no version stamp (after a Redis lost its data, until the app's Queue opens it again);
+    // empty: such a queue is refused (bullmq/bullmqlayout.h).
+    QString bullmqIfUnstamped;
     QString jobIdTemplate; // placeholders {id} and {type} (lower-cased)
     std::optional<RestoreRule> restore;
     QList<ParentRule> parents;

@@ -9,8 +9,10 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace reclaim {
@@ -20,6 +22,13 @@ class HeldActionStore;
 struct StoreError
 {
     QString message;
+};
+
+// One row's rebuilt input, when many rows are asked at once (restorePayloadsOf).
+struct RestoredInput
+{
+    std::optional<QByteArray> payload; // nullopt: the restore query found nothing to rebuild
+    std::optional<StoreError> error;   // this row's restore failed: nothing known of its input
 };
 
 // Who is acting, for the audit trail.
@@ -79,6 +88,35 @@ public:
     // How many times Reclaim requeued this row within the domain's retry window.
     virtual Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                                      const QString &rowId) = 0;
+
+    // Planning in sets (#30): the same answers for many rows at once, so a domain of 20,000
+    // orphans is planned in a few statements, not 40,000 round trips one after the other. A row
+    // missing from the answer has no requeues (restorePayloadsOf: has its own error). The
+    // defaults ask row by row; the PostgreSQL store asks once per batch.
+    virtual Expected<QHash<QString, int>, StoreError> recentRequeuesOf(const DomainConfig &domain,
+                                                                       const QStringList &rowIds)
+    {
+        QHash<QString, int> used;
+        for (const QString &id : rowIds) {
+            auto n = recentRequeues(domain, id);
+            if (!n)
+                return unexpected(n.error());
+            if (*n > 0)
+                used.insert(id, *n);
+        }
+        return used;
+    }
+    virtual QHash<QString, RestoredInput> restorePayloadsOf(const DomainConfig &domain,
+                                                            const RestoreRule &rule,
+                                                            const QStringList &rowIds)
+    {
+        QHash<QString, RestoredInput> out;
+        for (const QString &id : rowIds) {
+            auto p = restorePayload(domain, rule, id);
+            out.insert(id, p ? RestoredInput{*p, std::nullopt} : RestoredInput{{}, p.error()});
+        }
+        return out;
+    }
 
     // The highest generation that started a run under the configured lock key (0: none yet).
     virtual Expected<qint64, StoreError> fenceGeneration() = 0;

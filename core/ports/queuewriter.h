@@ -20,6 +20,9 @@ struct EnqueueOutcome
     // took the lock, or the counter was reset); `currentGeneration` is what the queue holds.
     bool fenced = false;
     qint64 currentGeneration = 0;
+    // When enqueued into a queue with no version stamp: the layout written, as assumed from the
+    // domain's configuration ("bullmq 5.x (no stamp ...)"); empty when the stamp said it.
+    QString assumedLayout;
 };
 
 class QueueWriter
@@ -28,10 +31,13 @@ public:
     virtual ~QueueWriter() = default;
     // Enqueues only while `generation` is still the current fencing generation, checked in the
     // same atomic step as the write: a stale run that resumes after a newer one started writes
-    // nothing to the queue.
+    // nothing to the queue. `familyIfUnstamped` ("4", "5", "6" or empty) is the BullMQ major
+    // whose add is written into a queue whose meta hash has no version (domains[].
+    // bullmqIfUnstamped); empty: such a queue is refused, never guessed.
     virtual Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
                                                          const QByteArray &data, qint64 timestampMs,
-                                                         qint64 generation) = 0;
+                                                         qint64 generation,
+                                                         const QString &familyIfUnstamped) = 0;
 };
 
 } // namespace reclaim

@@ -5,6 +5,7 @@
 #include "postgres/candidatequery.h"
 #include "postgres/conditionalwrite.h"
 #include "postgres/heldactionlog.h"
+#include "postgres/planreads.h"
 #include "postgres/reclaimschema.h"
 #include "postgres/rejectionlog.h"
 
@@ -137,6 +138,36 @@ Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, cons
                 QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
         return q.value(0).toInt();
     });
+}
+
+Expected<QHash<QString, int>, StoreError> PgJobStore::recentRequeuesOf(const DomainConfig &d,
+                                                                       const QStringList &rowIds)
+{
+    return watched([&] { return readRecentRequeues(live(), d, rowIds); });
+}
+
+QHash<QString, RestoredInput> PgJobStore::restorePayloadsOf(const DomainConfig &d,
+                                                            const RestoreRule &rule,
+                                                            const QStringList &rowIds)
+{
+    QHash<QString, RestoredInput> out;
+    auto set = watched([&] { return readRestorePayloads(live(), d, rule, rowIds); });
+    if (set) {
+        for (const QString &id : rowIds)
+            out.insert(id, RestoredInput{set->value(id), std::nullopt});
+        return out;
+    }
+    // A lost (or timed-out, so closed) connection: every row gets that error, at once. Asking
+    // row by row would wait out the timeout once per row.
+    if (!m_conn->alive()) {
+        for (const QString &id : rowIds)
+            out.insert(id, RestoredInput{std::nullopt, set.error()});
+        return out;
+    }
+    // The statement failed on a live connection: a query that only works with a bound parameter
+    // (a column of another type than text compared with :jobId), or one row whose query fails.
+    // Row by row, each row gets its own answer, as before sets.
+    return JobStore::restorePayloadsOf(d, rule, rowIds);
 }
 
 Expected<qint64, StoreError> PgJobStore::fenceGeneration()

@@ -33,6 +33,12 @@ public:
                                                                    const QString &rowId) override;
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
+    // In sets: postgres/planreads.cpp.
+    Expected<QHash<QString, int>, StoreError> recentRequeuesOf(const DomainConfig &domain,
+                                                               const QStringList &rowIds) override;
+    QHash<QString, RestoredInput> restorePayloadsOf(const DomainConfig &domain,
+                                                    const RestoreRule &rule,
+                                                    const QStringList &rowIds) override;
     Expected<qint64, StoreError> fenceGeneration() override;
     Expected<bool, StoreError> startGeneration(qint64 generation) override;
     Expected<qint64, StoreError> recordIntent(const Action &action, const Actor &actor) override;

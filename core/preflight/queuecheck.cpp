@@ -69,8 +69,8 @@ const QStringList kSets{QStringLiteral("delayed"), QStringLiteral("prioritized")
                         QStringLiteral("waiting-children"), QStringLiteral("completed"),
                         QStringLiteral("failed")};
 
-void checkOne(const QString &prefix, const QString &queue, RedisConnection &conn,
-              const WorkerScan &scan, CheckReport &report)
+void checkOne(const QString &prefix, const QString &queue, const QString &ifUnstamped,
+              RedisConnection &conn, const WorkerScan &scan, CheckReport &report)
 {
     const auto k = [&](const QString &s) {
         return bullmq::queueKey(prefix, queue, s);
@@ -122,10 +122,23 @@ void checkOne(const QString &prefix, const QString &queue, RedisConnection &conn
                    QStringLiteral("compare domains[].queues and keyPrefix with the application's "
                                   "Queue names and prefix"));
 
-    if (!hasMeta) {
+    // Which layout a requeue into this queue writes, and why.
+    if (const BullmqLayout assumed = BullmqLayout::forWriting(version, ifUnstamped);
+        assumed.assumed) {
+        report.add(
+            ids.at(1), CheckStatus::Pass,
+            QStringLiteral("no layout version stamp%1: requeues write BullMQ %2.x's add, as "
+                           "domains[].bullmqIfUnstamped says (the application's Queue "
+                           "stamps the queue again when it next opens it)")
+                .arg(hasMeta ? QString() : QStringLiteral(" (no meta key)"), assumed.familyTag()));
+    } else if (!hasMeta) {
         report.add(ids.at(1), CheckStatus::Warn,
-                   QStringLiteral("no meta key, so no layout version to check"),
-                   QStringLiteral("run the check again once the application has used the queue"));
+                   QStringLiteral("no meta key, so no layout version: requeues into %1 are "
+                                  "refused")
+                       .arg(name),
+                   QStringLiteral("run the check again once the application has used the queue, "
+                                  "or set domains[].bullmqIfUnstamped to the BullMQ major the "
+                                  "application runs (after a Redis lost its data)"));
     } else if (const BullmqLayout layout = BullmqLayout::fromMetaVersion(version);
                layout.writable()) {
         report.add(ids.at(1), CheckStatus::Pass,
@@ -136,7 +149,8 @@ void checkOne(const QString &prefix, const QString &queue, RedisConnection &conn
                    QStringLiteral("%1: its jobs are read, but requeues into it are refused")
                        .arg(layout.refusal(name)),
                    QStringLiteral("let the application open the queue with its BullMQ Queue once "
-                                  "(that stamps the version), then check again"));
+                                  "(that stamps the version), then check again; or set "
+                                  "domains[].bullmqIfUnstamped"));
     } else {
         report.add(ids.at(1), CheckStatus::Fail,
                    QStringLiteral("%1: a run takes this queue's candidates as UNKNOWN and writes "
@@ -200,8 +214,13 @@ void checkQueues(const ReclaimConfig &config, RedisConnection *conn, CheckReport
         return;
     }
     const WorkerScan scan = scanWorkerLocks(*conn, queues);
-    for (const auto &[prefix, queue] : queues)
-        checkOne(prefix, queue, *conn, scan, report);
+    for (const auto &[prefix, queue] : queues) {
+        QString ifUnstamped; // the loader refuses two domains assuming two majors for one queue
+        for (const DomainConfig &d : config.domains)
+            if (d.keyPrefix == prefix && d.queues.contains(queue) && !d.bullmqIfUnstamped.isEmpty())
+                ifUnstamped = d.bullmqIfUnstamped;
+        checkOne(prefix, queue, ifUnstamped, *conn, scan, report);
+    }
 }
 
 } // namespace reclaim

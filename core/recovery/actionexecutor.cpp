@@ -33,9 +33,9 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
     }
     action.auditId = *intent;
     if (action.kind == ActionKind::Requeue) {
-        auto enqueued =
-            writer.enqueue(JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName,
-                           action.payload, QDateTime::currentMSecsSinceEpoch(), lease.generation());
+        auto enqueued = writer.enqueue(
+            JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName, action.payload,
+            QDateTime::currentMSecsSinceEpoch(), lease.generation(), domain.bullmqIfUnstamped);
         if (!enqueued) {
             action.result = ActionResult::EnqueueFailed;
             action.resultDetail = enqueued.error().describe();
@@ -59,6 +59,8 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
             store.auditOnly(action, actor);
             return;
         }
+        if (!enqueued->assumedLayout.isEmpty())
+            note(action, QStringLiteral("written as %1").arg(enqueued->assumedLayout));
         if (!enqueued->replacedState.isEmpty())
             note(action, QStringLiteral("replaced a retained %1 job under %2")
                              .arg(enqueued->replacedState, action.jobId));

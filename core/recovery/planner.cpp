@@ -70,6 +70,46 @@ void applyPolicy(const DomainConfig &domain, Action &a)
     a.resultDetail = QStringLiteral("held: %1").arg(a.heldReason);
 }
 
+// Ids per statement when planning in sets: large enough that the round trips stop mattering,
+// small enough that one statement's parameter and answer stay a few hundred kilobytes.
+constexpr qsizetype kPlanBatch = 1000;
+
+// What planning reads for a domain's restorable orphans, read in sets before any action is
+// planned: a batch of ids per statement, not two statements per orphan one after the other.
+struct PlanReads
+{
+    std::optional<StoreError> budgetError; // the budget could not be read: no requeue planned
+    QHash<QString, int> used;
+    QHash<QString, RestoredInput> restored;
+};
+
+PlanReads readInSets(const DomainConfig &domain, const QList<CandidateVerdict> &verdicts,
+                     JobStore &store)
+{
+    PlanReads reads;
+    // The ids per restore rule (a domain's types may each have their own query).
+    QHash<const RestoreRule *, QStringList> byRule;
+    QStringList all;
+    for (const CandidateVerdict &v : verdicts)
+        if (v.verdict == Verdict::Absent)
+            if (const RestoreRule *rule = domain.restoreFor(v.candidate.type)) {
+                byRule[rule] << v.candidate.id;
+                all << v.candidate.id;
+            }
+    for (qsizetype at = 0; at < all.size() && !reads.budgetError; at += kPlanBatch) {
+        auto used = store.recentRequeuesOf(domain, all.mid(at, kPlanBatch));
+        if (!used)
+            reads.budgetError = used.error();
+        else
+            reads.used.insert(*used);
+    }
+    for (auto it = byRule.cbegin(); it != byRule.cend(); ++it)
+        for (qsizetype at = 0; at < it.value().size(); at += kPlanBatch)
+            reads.restored.insert(
+                store.restorePayloadsOf(domain, *it.key(), it.value().mid(at, kPlanBatch)));
+    return reads;
+}
+
 } // namespace
 
 QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdict> &verdicts,
@@ -78,6 +118,7 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
     QList<Action> actions;
     // Read once per domain, and only when there is something to plan.
     std::optional<Expected<QList<Rejection>, StoreError>> rejections;
+    const PlanReads reads = readInSets(domain, verdicts, store);
     for (const CandidateVerdict &v : verdicts) {
         if (v.verdict != Verdict::Absent)
             continue;
@@ -87,18 +128,23 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
         a.kind = ActionKind::Fail;
         a.reason = absentReason(domain, v);
         if (const RestoreRule *rule = domain.restoreFor(v.candidate.type)) {
-            auto used = store.recentRequeues(domain, v.candidate.id);
-            auto payload = store.restorePayload(domain, *rule, v.candidate.id);
-            if (!used || !payload) {
+            const int used = reads.used.value(v.candidate.id, 0);
+            const RestoredInput restored = reads.restored.value(
+                v.candidate.id,
+                RestoredInput{std::nullopt,
+                              StoreError{QStringLiteral("its restore query was not run")}});
+            const std::optional<QByteArray> *payload = &restored.payload;
+            if (reads.budgetError || restored.error) {
                 // Cannot tell whether requeueing is allowed or what to enqueue: write nothing.
                 a.kind = ActionKind::Requeue;
                 a.result = ActionResult::Error;
-                a.resultDetail = !used ? used.error().message : payload.error().message;
-            } else if (*used >= domain.maxRequeues) {
+                a.resultDetail =
+                    reads.budgetError ? reads.budgetError->message : restored.error->message;
+            } else if (used >= domain.maxRequeues) {
                 a.reason =
                     QStringLiteral("requeued %1 times within %2 s already (budget %3): failing "
                                    "instead of requeueing again")
-                        .arg(*used)
+                        .arg(used)
                         .arg(domain.requeueWindow.count())
                         .arg(domain.maxRequeues);
             } else if (!payload->has_value()) {

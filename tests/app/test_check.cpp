@@ -266,6 +266,38 @@ private slots:
         QVERIFY2(i.summary.contains(QLatin1String("UNKNOWN")), qPrintable(i.summary));
     }
 
+    // #30: a queue whose stamp is gone (Redis lost its data) warns that requeues are refused,
+    // naming the key; with its domain's bullmqIfUnstamped it passes, saying which layout a
+    // requeue writes and why.
+    void aQueueWithoutItsStampSaysWhatARequeueWrites()
+    {
+        const QByteArray key = "bull:" + m_queue.toUtf8() + ":meta";
+        const QByteArray before = redisText({"HGET", key, "version"});
+        const auto restore = qScopeGuard([&] {
+            RedisConnection r = redisConn();
+            QVERIFY(r.command({"HSET", key, "version", before}).hasValue());
+        });
+        {
+            RedisConnection r = redisConn();
+            QVERIFY(r.command({"HDEL", key, "version"}).hasValue());
+        }
+        ReclaimConfig config = sampleConfig(m_env);
+        const QString id = QStringLiteral("queue.bull:%1.version").arg(m_queue);
+        const CheckItem refused = itemOf(runPreflight(config), id);
+        QCOMPARE(refused.status, CheckStatus::Warn);
+        QVERIFY2(refused.summary.contains(QLatin1String("refused")) &&
+                     (refused.summary + refused.fix).contains(QLatin1String("bullmqIfUnstamped")),
+                 qPrintable(refused.summary + QStringLiteral(" / ") + refused.fix));
+        for (DomainConfig &d : config.domains)
+            if (d.queues.contains(m_queue))
+                d.bullmqIfUnstamped = QStringLiteral("5");
+        const CheckItem assumed = itemOf(runPreflight(config), id);
+        QCOMPARE(assumed.status, CheckStatus::Pass);
+        QVERIFY2(assumed.summary.contains(QLatin1String("BullMQ 5.x's add")) &&
+                     assumed.summary.contains(QLatin1String("bullmqIfUnstamped")),
+                 qPrintable(assumed.summary));
+    }
+
     void theLockHeldByAnotherHolderWarnsWithHolderAndTtl()
     {
         const ReclaimConfig config = sampleConfig(m_env);

@@ -45,6 +45,44 @@ private slots:
             QVERIFY(layout.refusal(QStringLiteral("render")).contains(version));
         }
     }
+
+    // #30: a queue that lost its stamp (with the rest of Redis's data) is written as its domain
+    // says; a stamp always wins over the assumption, and nothing else is ever assumed.
+    void writingAssumesOnlyWhenThereIsNoStamp_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("ifUnstamped");
+        QTest::addColumn<QString>("tag");
+        QTest::addColumn<bool>("assumed");
+        QTest::newRow("no stamp, nothing said") << QString() << QString() << QString() << false;
+        for (const char *major : {"4", "5", "6"})
+            QTest::addRow("no stamp, %s said", major)
+                << QString() << QString::fromLatin1(major) << QString::fromLatin1(major) << true;
+        QTest::newRow("a stamp wins") << QStringLiteral("bullmq:6.7.6") << QStringLiteral("5")
+                                      << QStringLiteral("6") << false;
+        QTest::newRow("an unknown stamp is never overridden")
+            << QStringLiteral("bullmq:7.0.0") << QStringLiteral("6") << QString() << false;
+        QTest::newRow("no major the loader accepts")
+            << QString() << QStringLiteral("7") << QString() << false;
+    }
+    void writingAssumesOnlyWhenThereIsNoStamp()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, ifUnstamped);
+        QFETCH(QString, tag);
+        QFETCH(bool, assumed);
+        const BullmqLayout layout = BullmqLayout::forWriting(version, ifUnstamped);
+        QCOMPARE(layout.familyTag(), tag);
+        QCOMPARE(layout.assumed, assumed);
+        QCOMPARE(layout.version, version); // the script checks the queue still says this
+        if (assumed)
+            QVERIFY2(layout.describe().contains(QStringLiteral("bullmqIfUnstamped")),
+                     qPrintable(layout.describe()));
+        if (version.isEmpty() && !assumed) // refused, naming the key that would let it write
+            QVERIFY2(layout.refusal(QStringLiteral("render"))
+                         .contains(QStringLiteral("domains[].bullmqIfUnstamped")),
+                     qPrintable(layout.refusal(QStringLiteral("render"))));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBullmqLayout)

@@ -223,12 +223,15 @@ private:
     SandboxEnv m_env;
     ReclaimConfig m_config;
 
+    // `ifUnstamped`: the major a domain's bullmqIfUnstamped names ("" when it names none).
     Expected<EnqueueOutcome, RedisError> requeue(const QString &queue, const QString &id,
-                                                 const QByteArray &data)
+                                                 const QByteArray &data,
+                                                 const QString &ifUnstamped = {})
     {
         RedisAdapters adapters(m_config.redis, m_config.run);
         return adapters.queue.enqueue(JobRef{kPrefix, queue, id}, QStringLiteral("job"), data,
-                                      QDateTime::currentMSecsSinceEpoch(), kGeneration);
+                                      QDateTime::currentMSecsSinceEpoch(), kGeneration,
+                                      ifUnstamped);
     }
 
     void versions()
@@ -425,6 +428,55 @@ private slots:
         for (const char *s : {"active", "delayed", "failed", "paused", "prioritized", "waiting",
                               "waiting-children"})
             QVERIFY2(c.value(QLatin1String(s)).toInt() == 0, s);
+    }
+
+    // #30: Redis loses the queue — every key, its meta hash and version stamp with them — while
+    // the application runs: its Queue stamped the meta when it opened and will not again until
+    // it restarts; its Worker blocks on, waiting. A requeue with nothing saying which layout is
+    // refused, naming the key that would say it, and writes nothing; with the domain's
+    // bullmqIfUnstamped it writes that major's add, and the version's own worker, blocked since
+    // before the loss, runs it.
+    void aQueueThatLostItsStampIsWrittenAsItsDomainSays_data() { versions(); }
+    void aQueueThatLostItsStampIsWrittenAsItsDomainSays()
+    {
+        QFETCH(QString, major);
+        const QString q = QStringLiteral("lost");
+        Running worker(m_env, major, q,
+                       {QStringLiteral("work"), QStringLiteral("--count"), QStringLiteral("1"),
+                        QStringLiteral("--timeout-ms"), QStringLiteral("30000")});
+        QTRY_VERIFY_WITH_TIMEOUT(worker.printed("\"blocked\"") || worker.finished(), 30000);
+        QVERIFY(worker.printed("\"blocked\""));
+        RedisConnection redis = test::redis(m_env);
+        QCOMPARE(redis
+                     .command({QByteArrayLiteral("HEXISTS"), QByteArrayLiteral("bull:lost:meta"),
+                               QByteArrayLiteral("version")})
+                     ->toInteger()
+                     .value_or(0),
+                 1);
+        const auto keys =
+            redis.command({QByteArrayLiteral("KEYS"), QByteArrayLiteral("bull:lost:*")});
+        QVERIFY(keys);
+        for (const RedisValue &k : keys->elements)
+            QVERIFY(redis.command({QByteArrayLiteral("DEL"), k.toBytes().value_or(QByteArray())}));
+
+        const QByteArray data = R"({"jobId":"row-9","input":[9]})";
+        const auto refused = requeue(q, QStringLiteral("lost-1"), data);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().kind, RedisError::Kind::Layout);
+        QVERIFY2(refused.error().message.contains(QStringLiteral("domains[].bullmqIfUnstamped")),
+                 qPrintable(refused.error().message));
+        QCOMPARE(
+            redis.command({QByteArrayLiteral("EXISTS"), QByteArrayLiteral("bull:lost:lost-1")})
+                ->toInteger()
+                .value_or(-1),
+            0);
+
+        const auto written = requeue(q, QStringLiteral("lost-1"), data, major);
+        QVERIFY2(written, written ? "" : qPrintable(written.error().describe()));
+        QVERIFY(written->enqueued);
+        QVERIFY2(written->assumedLayout.contains(QStringLiteral("bullmq %1.x").arg(major)),
+                 qPrintable(written->assumedLayout));
+        QTRY_VERIFY_WITH_TIMEOUT(worker.printed(R"("completed","id":"lost-1")"), 10000);
     }
 
     // A queue stamped by a release Reclaim does not know is neither read nor written.

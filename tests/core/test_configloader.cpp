@@ -193,6 +193,12 @@ private slots:
         QTest::newRow("guard unknown key")
             << "run.guard" << QJsonValue(QJsonObject{{QStringLiteral("maxAction"), 5}}) << false
             << "test.json: run.guard.maxAction: unknown key";
+        QTest::newRow("bullmq major not written")
+            << "domains.3.bullmqIfUnstamped" << QJsonValue(7) << false
+            << "test.json: domains[3].bullmqIfUnstamped: 7 is not a BullMQ major Reclaim writes";
+        QTest::newRow("bullmq major as text")
+            << "domains.3.bullmqIfUnstamped" << QJsonValue(QStringLiteral("5")) << false
+            << "test.json: domains[3].bullmqIfUnstamped: must be an integer";
         QTest::newRow("no domains") << "domains" << QJsonValue(QJsonArray()) << false
                                     << "test.json: domains: must be a non-empty list of domains";
         QTest::newRow("duplicate domain")
@@ -247,6 +253,31 @@ private slots:
         QVERIFY(!c.hasValue());
         QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
         QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
+    }
+
+    // #30: the major to assume for a queue that lost its stamp; one queue in two domains
+    // cannot assume two.
+    void bullmqIfUnstampedLoads()
+    {
+        auto c = loadEdited(QStringLiteral("domains.3.bullmqIfUnstamped"), 5);
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        QCOMPARE(c->domains.at(3).bullmqIfUnstamped, QStringLiteral("5"));
+        QCOMPARE(c->domains.at(2).bullmqIfUnstamped, QString()); // not set: nothing assumed
+
+        QJsonObject root = sample();
+        root = setPath(root, QStringLiteral("domains.3.queues").split(QLatin1Char('.')),
+                       QJsonArray{QStringLiteral("document-parse")}, false)
+                   .toObject();
+        root = setPath(root, QStringLiteral("domains.3.bullmqIfUnstamped").split(QLatin1Char('.')),
+                       6, false)
+                   .toObject();
+        auto clash = ConfigLoader::loadJson(QJsonDocument(root).toJson(),
+                                            QStringLiteral("test.json"), emptyEnv());
+        QVERIFY(!clash.hasValue());
+        QVERIFY2(clash.error().toString().startsWith(QStringLiteral(
+                     "test.json: domains[3].bullmqIfUnstamped: queue document-parse is also in "
+                     "domain document")),
+                 qPrintable(clash.error().toString()));
     }
 
     // #29: each kind takes the domain's policy, else run.policy; the guard's defaults hold

@@ -157,6 +157,58 @@ private slots:
         QVERIFY(planned.first().payload.isEmpty());
     }
 
+    // #30: a domain's orphans are planned in sets: the budget and the restore payloads of 2,500
+    // orphans in three statements each (batches of 1,000), none row by row; the answers are each
+    // row's own.
+    void orphansArePlannedInSets()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        QList<CandidateVerdict> verdicts;
+        for (int i = 0; i < 2500; ++i) {
+            const QString id = QStringLiteral("vj_%1").arg(i);
+            verdicts << verdict(id, QStringLiteral("COMPOSE"), Verdict::Absent);
+            if (i % 2 == 0)
+                store.restorable.insert(id, QStringLiteral(R"({"jobId":"%1"})").arg(id).toUtf8());
+        }
+        store.requeues.insert(QStringLiteral("vj_4"), 99); // over the budget: a FAIL
+        const auto planned = planActions(config.domains.at(0), verdicts, store, 1);
+        QCOMPARE(planned.size(), 2500);
+        QCOMPARE(store.budgetStatements, 3);
+        QCOMPARE(store.restoreStatements, 3);
+        QCOMPARE(store.rowByRowReads, 0);
+        QCOMPARE(planned.at(0).kind, ActionKind::Requeue);
+        QCOMPARE(planned.at(0).payload, QByteArray(R"({"jobId":"vj_0"})"));
+        QCOMPARE(planned.at(1).kind, ActionKind::Fail); // nothing to rebuild from
+        QCOMPARE(planned.at(4).kind, ActionKind::Fail); // the budget is spent
+        QCOMPARE(planned.at(2498).payload, QByteArray(R"({"jobId":"vj_2498"})"));
+    }
+
+    // One row's restore failed in a set (the store asked row by row after the set statement
+    // failed): only that row is not planned; the others of its batch are.
+    void oneRowsRestoreErrorSkipsOnlyThatRow()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeJobStore store(&log);
+        QList<CandidateVerdict> verdicts;
+        for (int i = 0; i < 3; ++i) {
+            const QString id = QStringLiteral("vj_%1").arg(i);
+            verdicts << verdict(id, QStringLiteral("COMPOSE"), Verdict::Absent);
+            store.restorable.insert(id, QByteArray("{}"));
+        }
+        store.restoreFailsFor.insert(QStringLiteral("vj_1"));
+        const auto planned = planActions(config.domains.at(0), verdicts, store, 1);
+        QCOMPARE(planned.size(), 3);
+        QCOMPARE(planned.at(0).result, ActionResult::Pending);
+        QCOMPARE(planned.at(1).result, ActionResult::Error);
+        QVERIFY2(planned.at(1).resultDetail.contains(QStringLiteral("vj_1")),
+                 qPrintable(planned.at(1).resultDetail));
+        QCOMPARE(planned.at(2).result, ActionResult::Pending);
+        QCOMPARE(planned.at(2).kind, ActionKind::Requeue);
+    }
+
     void domainWithoutRestoreAlwaysFails()
     {
         const ReclaimConfig config = fakeConfig();

@@ -4,6 +4,7 @@
 // tables in schemas of their own. One seeded incident is shared; each test works on its own
 // domain, so they do not disturb each other.
 #include "config/configloader.h"
+#include "postgres/pgjobstore.h"
 #include "service/engine.h"
 #include "service/redisadapters.h"
 #include "support/callbackprogress.h"
@@ -16,6 +17,7 @@
 #include <QJsonDocument>
 #include <QTest>
 #include <QUrl>
+#include <QUuid>
 #include <functional>
 #include <memory>
 
@@ -470,6 +472,75 @@ private slots:
                      .value(0)
                      .toInt(),
                  0);
+    }
+
+    // #30: the restore query run once over a set of ids answers, id by id, what it answers run
+    // row by row: a payload, nothing (no such row, a NULL), or a payload that is not JSON (only
+    // that row is then skipped by the planner). A query that only works with a bound parameter
+    // (a uuid column compared with :jobId) makes the set statement fail; the store then asks
+    // row by row, and the answers are still the same.
+    void restoreInSetsAnswersAsRowByRow_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<bool>("uuids");
+        QTest::newRow("payloads, one of them not JSON")
+            << QStringLiteral("SELECT CASE WHEN id = (SELECT min(id) FROM \"VideoJob\") THEN "
+                              "'{\"jobId\": broken' WHEN status = 'COMPLETED' THEN NULL ELSE "
+                              "json_build_object('jobId', id)::text END FROM \"VideoJob\" WHERE "
+                              "id = :jobId;")
+            << false;
+        QTest::newRow("a uuid column: row by row")
+            << QStringLiteral("SELECT payload FROM reclaim_test_uuid_jobs WHERE id = :jobId")
+            << true;
+    }
+    void restoreInSetsAnswersAsRowByRow()
+    {
+        QFETCH(QString, query);
+        QFETCH(bool, uuids);
+        QStringList ids;
+        if (uuids) {
+            sql(m_env, QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim_test_uuid_jobs (id uuid "
+                                      "PRIMARY KEY, payload text)"));
+            sql(m_env, QStringLiteral("TRUNCATE reclaim_test_uuid_jobs"));
+            for (int i = 0; i < 5; ++i) {
+                const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+                sql(m_env, QStringLiteral("INSERT INTO reclaim_test_uuid_jobs VALUES (?::uuid, ?)"),
+                    {id, QStringLiteral("{\"n\": %1}").arg(i)});
+                ids << id;
+            }
+            ids << QUuid::createUuid().toString(QUuid::WithoutBraces); // no such row
+        } else {
+            for (const QList<QVariant> &r :
+                 sql(m_env, QStringLiteral("SELECT id FROM \"VideoJob\" ORDER BY id")))
+                ids << r.value(0).toString();
+            ids << QStringLiteral("no-such-row");
+        }
+        QVERIFY(ids.size() >= 4);
+        ReclaimConfig config = configFor(QStringLiteral("video"));
+        QVERIFY(config.domains.first().restore);
+        RestoreRule rule = *config.domains.first().restore;
+        rule.query = query;
+        auto store = PgJobStore::open(config, true);
+        QVERIFY2(store, store ? "" : qPrintable(store.error().message));
+        const QHash<QString, RestoredInput> set =
+            (*store)->restorePayloadsOf(config.domains.first(), rule, ids);
+        QCOMPARE(set.size(), ids.size());
+        int payloads = 0;
+        int nothing = 0;
+        for (const QString &id : ids) {
+            const auto one = (*store)->restorePayload(config.domains.first(), rule, id);
+            QVERIFY2(one, one ? "" : qPrintable(one.error().message));
+            const RestoredInput &fromSet = set.value(id);
+            QVERIFY2(!fromSet.error,
+                     qPrintable(id + QStringLiteral(": ") +
+                                (fromSet.error ? fromSet.error->message : QString())));
+            QCOMPARE(fromSet.payload, *one);
+            (one->has_value() ? payloads : nothing) += 1;
+        }
+        QVERIFY(payloads >= 3); // the comparison saw payloads and absences both
+        QVERIFY(nothing >= 1);
+        if (uuids)
+            sql(m_env, QStringLiteral("DROP TABLE reclaim_test_uuid_jobs"));
     }
 
     // Issue 20: job tables in two schemas of their own and their parents in a third, while the

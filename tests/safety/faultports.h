@@ -57,11 +57,11 @@ public:
     }
     qint64 roundTrips() const override { return m_inspector.roundTrips(); }
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n,
-                                                 const QByteArray &d, qint64 t,
-                                                 qint64 generation) override
+                                                 const QByteArray &d, qint64 t, qint64 generation,
+                                                 const QString &ifUnstamped) override
     {
         m_hook(QStringLiteral("enqueue"));
-        return m_writer.enqueue(j, n, d, t, generation);
+        return m_writer.enqueue(j, n, d, t, generation, ifUnstamped);
     }
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl,
                                               qint64 floor) override

@@ -159,7 +159,7 @@ Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QStrin
 
 Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const QString &,
                                                         const QByteArray &data, qint64,
-                                                        qint64 runGeneration)
+                                                        qint64 runGeneration, const QString &)
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:enqueue:%1").arg(job.jobId));
@@ -258,6 +258,7 @@ Expected<QList<Candidate>, StoreError> FakeJobStore::readCandidates(const Domain
 Expected<std::optional<QByteArray>, StoreError>
 FakeJobStore::restorePayload(const DomainConfig &, const RestoreRule &, const QString &rowId)
 {
+    ++rowByRowReads;
     if (restoreError)
         return unexpected(*restoreError);
     if (!restorable.contains(rowId))
@@ -267,9 +268,44 @@ FakeJobStore::restorePayload(const DomainConfig &, const RestoreRule &, const QS
 
 Expected<int, StoreError> FakeJobStore::recentRequeues(const DomainConfig &, const QString &rowId)
 {
+    ++rowByRowReads;
     if (budgetError)
         return unexpected(*budgetError);
     return requeues.value(rowId);
+}
+
+Expected<QHash<QString, int>, StoreError> FakeJobStore::recentRequeuesOf(const DomainConfig &,
+                                                                         const QStringList &rowIds)
+{
+    ++budgetStatements;
+    if (budgetError)
+        return unexpected(*budgetError);
+    QHash<QString, int> used;
+    for (const QString &id : rowIds)
+        if (requeues.value(id) > 0)
+            used.insert(id, requeues.value(id));
+    return used;
+}
+
+QHash<QString, RestoredInput> FakeJobStore::restorePayloadsOf(const DomainConfig &,
+                                                              const RestoreRule &,
+                                                              const QStringList &rowIds)
+{
+    ++restoreStatements;
+    QHash<QString, RestoredInput> out;
+    for (const QString &id : rowIds) {
+        if (restoreError || restoreFailsFor.contains(id))
+            out.insert(id,
+                       RestoredInput{std::nullopt,
+                                     restoreError.value_or(StoreError{
+                                         QStringLiteral("restore query failed for %1").arg(id)})});
+        else
+            out.insert(id, RestoredInput{restorable.contains(id)
+                                             ? std::optional<QByteArray>(restorable.value(id))
+                                             : std::nullopt,
+                                         std::nullopt});
+    }
+    return out;
 }
 
 Expected<bool, StoreError> FakeJobStore::startGeneration(qint64 generation)

@@ -11,6 +11,7 @@
 
 #include <QHash>
 #include <QMap>
+#include <QSet>
 #include <QStringList>
 #include <functional>
 
@@ -85,7 +86,8 @@ public:
 
     Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
                                                  const QByteArray &data, qint64 timestampMs,
-                                                 qint64 generation) override;
+                                                 qint64 generation,
+                                                 const QString &familyIfUnstamped) override;
 
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs,
                                               qint64 floor) override;
@@ -131,7 +133,13 @@ public:
     std::optional<StoreError> writeError;
     std::optional<StoreError> restoreError; // restorePayload() fails while set
     std::optional<StoreError> budgetError;  // recentRequeues() fails while set
-    std::optional<StoreError> intentError;  // recordIntent() fails while set
+    // restorePayloadsOf(): these rows' restores fail, the others' do not (one statement each
+    // way: what the real store gives after a set statement fails and it asks row by row).
+    QSet<QString> restoreFailsFor;
+    int budgetStatements = 0;  // recentRequeuesOf() calls: one statement each in the real store
+    int restoreStatements = 0; // restorePayloadsOf() calls
+    int rowByRowReads = 0;     // restorePayload() and recentRequeues() calls
+    std::optional<StoreError> intentError; // recordIntent() fails while set
     QList<Action> audit;
     QList<Action> intents;       // recorded before each attempt, as the real store's "started" rows
     QList<Rejection> rejections; // active ones
@@ -143,6 +151,11 @@ public:
                                                                    const QString &rowId) override;
     Expected<int, StoreError> recentRequeues(const DomainConfig &domain,
                                              const QString &rowId) override;
+    Expected<QHash<QString, int>, StoreError> recentRequeuesOf(const DomainConfig &domain,
+                                                               const QStringList &rowIds) override;
+    QHash<QString, RestoredInput> restorePayloadsOf(const DomainConfig &domain,
+                                                    const RestoreRule &rule,
+                                                    const QStringList &rowIds) override;
     Expected<qint64, StoreError> fenceGeneration() override
     {
         return staleFenceRead >= 0 ? staleFenceRead : fence;

@@ -1,0 +1,90 @@
+#include "postgres/planreads.h"
+
+#include "postgres/pgconnection.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace reclaim {
+
+namespace {
+
+QString jsonIds(const QStringList &rowIds)
+{
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray::fromStringList(rowIds)).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+Expected<QHash<QString, int>, StoreError>
+readRecentRequeues(PgConnection &conn, const DomainConfig &d, const QStringList &rowIds)
+{
+    QHash<QString, int> used;
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    // A read-only store may face a database where Reclaim's schema was never created.
+    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) || !q.next())
+        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
+    if (!q.value(0).toBool() || rowIds.isEmpty())
+        return used;
+    if (!q.prepare(QStringLiteral(
+            "SELECT row_id, count(*) FROM reclaim.requeue WHERE domain = ? AND row_id IN (SELECT "
+            "json_array_elements_text(?::json)) AND at > now() - make_interval(secs => ?) GROUP "
+            "BY row_id")))
+        return unexpected(conn.failure(QStringLiteral("preparing the retry budget's read"), q));
+    q.addBindValue(d.name);
+    q.addBindValue(jsonIds(rowIds));
+    q.addBindValue(static_cast<double>(d.requeueWindow.count()));
+    if (!q.exec())
+        return unexpected(conn.failure(QStringLiteral("reading the retry budget of %1 rows of %2")
+                                           .arg(rowIds.size())
+                                           .arg(d.name),
+                                       q));
+    while (q.next())
+        used.insert(q.value(0).toString(), q.value(1).toInt());
+    return used;
+}
+
+QString restoreSetStatement(const RestoreRule &rule)
+{
+    // :jobId, not ::jobId (a cast) nor :jobIdX (another name).
+    static const QRegularExpression placeholder(QStringLiteral("(?<!:):jobId\\b"));
+    QString inner = rule.query.trimmed();
+    while (inner.endsWith(QLatin1Char(';')))
+        inner.chop(1);
+    inner.replace(placeholder, QStringLiteral("ids.id"));
+    return QStringLiteral("SELECT ids.id, r.* FROM json_array_elements_text(?::json) AS ids(id) "
+                          "LEFT JOIN LATERAL (SELECT * FROM (%1) AS restore LIMIT 1) AS r ON true")
+        .arg(inner);
+}
+
+Expected<QHash<QString, std::optional<QByteArray>>, StoreError>
+readRestorePayloads(PgConnection &conn, const DomainConfig &d, const RestoreRule &rule,
+                    const QStringList &rowIds)
+{
+    QHash<QString, std::optional<QByteArray>> out;
+    if (rowIds.isEmpty())
+        return out;
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    if (!q.prepare(restoreSetStatement(rule)))
+        return unexpected(conn.failure(
+            QStringLiteral("preparing the restore query of %1 over a set of rows").arg(d.name), q));
+    q.addBindValue(jsonIds(rowIds));
+    if (!q.exec())
+        return unexpected(conn.failure(
+            QStringLiteral("running the restore query of %1 over a set of rows").arg(d.name), q));
+    while (q.next()) {
+        const QVariant payload = q.value(1);
+        out.insert(q.value(0).toString(),
+                   payload.isNull() ? std::optional<QByteArray>()
+                                    : std::optional<QByteArray>(payload.toString().toUtf8()));
+    }
+    return out;
+}
+
+} // namespace reclaim
