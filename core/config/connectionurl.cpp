@@ -74,8 +74,11 @@ QString RedisEndpoint::redacted() const
 namespace {
 
 const QLatin1String kPostgresForm("postgresql://user[:password]@host[:port]/database");
-const QLatin1String kRedisForm("redis[s]://[[user]:password@]host[:port][/database] or "
-                               "unix://[[user]:password@]/path/redis.sock[?db=N]");
+// Every form parseRedisUrl() takes, so an unknown scheme is answered with all of them.
+const QLatin1String kRedisForm(
+    "redis[s]://[[user]:password@]host[:port][/database], "
+    "redis+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database] or "
+    "unix://[[user]:password@]/path/redis.sock[?db=N]");
 
 // The scheme, or why there is none. Only [a-z0-9+.-] before "://" is taken as a scheme, so
 // the name it returns can be quoted without quoting anything secret.
@@ -333,8 +336,11 @@ QString redactSecrets(QString text)
     // candidate's summary, 20,000 per report) have none, and need not run the regex at all.
     if (!text.contains(QLatin1String("://")))
         return text;
+    // The forms quoted in error messages ("[[user]:password@]", "user[:password]@") name the
+    // password as the word itself inside optional-part brackets: that is documentation, not a
+    // secret, and masking it made the hint unreadable. A real URL has no ']' around its "@".
     static const QRegularExpression userinfo(
-        QStringLiteral("([a-z][a-z0-9+.-]*://[^:/@\\s]*):[^@\\s]*@"));
+        QStringLiteral("([a-z][a-z0-9+.-]*://[^:/@\\s]*):(?!password\\]@|password@\\])[^@\\s]*@"));
     return text.replace(userinfo, QStringLiteral("\\1:***@"));
 }
 

@@ -17,6 +17,12 @@ QString makeLockToken()
         .arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
 }
 
+bool isThisProcess(const LockHolder &holder)
+{
+    return holder.parsed && holder.pid == QCoreApplication::applicationPid() &&
+           holder.host == QHostInfo::localHostName();
+}
+
 LockHolder parseLockToken(const QString &token)
 {
     LockHolder h;

@@ -17,5 +17,8 @@ struct LockHolder
     bool parsed = false;
 };
 LockHolder parseLockToken(const QString &token);
+// Whether `holder` is this very process (its host name and pid): the daemon's start-up check
+// runs beside its first run, and must not read that run's lock as someone else's.
+bool isThisProcess(const LockHolder &holder);
 
 } // namespace reclaim

@@ -57,9 +57,9 @@ void addQueue(QList<CommandNeed> &out, const QString &prefix, const QString &que
         bullmq::scripts::enqueue().evalsha(
             {k("wait"), k("paused"), k("meta"), k("id"), k("completed"), k("failed"), k("delayed"),
              k("prioritized"), k("waiting-children"), k("active"), k("events"), k("marker"), job,
-             generationKey},
-            {kJobId, QByteArrayLiteral("n"), QByteArrayLiteral("{}"), QByteArrayLiteral("{}"),
-             QByteArrayLiteral("0"), QByteArrayLiteral("0")})});
+             generationKey, k("pc")},
+            {kJobId, QByteArrayLiteral("n"), QByteArrayLiteral("{}"), QByteArrayLiteral("0"),
+             QByteArrayLiteral("0"), QByteArrayLiteral("6"), QByteArray()})});
     // What the scripts call, each on the key it touches.
     need(QStringLiteral("probe.lua, enqueue.lua"), cmd({"EXISTS", job}));
     need(QStringLiteral("enqueue.lua"), cmd({"DEL", job}));
@@ -72,6 +72,13 @@ void addQueue(QList<CommandNeed> &out, const QString &prefix, const QString &que
     need(QStringLiteral("enqueue.lua"), cmd({"HSET", k("meta"), "f", "v"}));
     need(QStringLiteral("probe.lua, scanpage.lua"), cmd({"HEXISTS", k("meta"), "paused"}));
     need(QStringLiteral("enqueue.lua"), cmd({"INCR", k("id")}));
+    // A prioritized requeue (a retained job's priority carried over): the priority counter and
+    // the prioritized set; a paused 4.x/5.x queue: the paused list.
+    need(QStringLiteral("enqueue.lua"), cmd({"INCR", k("pc")}));
+    need(QStringLiteral("enqueue.lua"), cmd({"ZADD", k("prioritized"), "0", "x"}));
+    need(QStringLiteral("enqueue.lua"), cmd({"LPUSH", k("paused"), "x"}));
+    need(QStringLiteral("enqueue.lua"), cmd({"HMGET", k("meta"), "paused", "concurrency"}));
+    need(QStringLiteral("enqueue.lua"), cmd({"HGET", job, "opts"}));
     for (const char *list : {"wait", "paused", "active"}) {
         need(QStringLiteral("probe.lua, scanpage.lua, enqueue.lua"), cmd({"LLEN", k(list)}));
         need(QStringLiteral("probe.lua, scanpage.lua, enqueue.lua"), cmd({"LPOS", k(list), "x"}));

@@ -126,6 +126,11 @@ void checkLock(const ReclaimConfig &config, RedisConnection *redis, PgConnection
                    QStringLiteral("could not check: reading %1: %2").arg(key, error));
     else if (r->at(0)->isNil())
         report.add(kHolder, CheckStatus::Pass, QStringLiteral("%1 is free").arg(key));
+    else if (isThisProcess(parseLockToken(r->at(0)->toText())))
+        report.add(kHolder, CheckStatus::Pass,
+                   QStringLiteral("%1 is held by this process's own run (%2), for %3 ms more")
+                       .arg(key, describeHolder(r->at(0)->toText()))
+                       .arg(r->at(1)->toInteger().value_or(-2)));
     else
         report.add(kHolder, CheckStatus::Warn,
                    QStringLiteral("%1 is held by %2, for %3 ms more: a run now is skipped "

@@ -25,9 +25,12 @@ bool isUnknownCommand(const RedisError &e)
            e.message.contains(QLatin1String("unknown subcommand"), Qt::CaseInsensitive);
 }
 
+// By kind: the connection rewrites the server's NOPERM into "user 'x' may not run ..." (kind
+// NoPermission), so the text no longer starts with it.
 bool isNoPerm(const RedisError &e)
 {
-    return e.message.startsWith(QLatin1String("NOPERM"));
+    return e.kind == RedisError::Kind::NoPermission ||
+           e.message.startsWith(QLatin1String("NOPERM"));
 }
 
 // Whom the connection authenticated as, for messages and for ACL DRYRUN.

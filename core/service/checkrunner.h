@@ -11,13 +11,15 @@
 
 namespace reclaim {
 
+class CheckWorker;
+
 class CheckRunner final : public QObject
 {
     Q_OBJECT
 public:
     explicit CheckRunner(QObject *parent = nullptr);
-    // Waits for a check in flight to end (each of its steps is bounded by the configured
-    // timeouts), so the thread never outlives its owner.
+    // Never waits for a check in flight (the owner may be a dialog the operator is closing):
+    // its thread ends when the check does and deletes itself; its answer goes nowhere.
     ~CheckRunner() override;
     Q_DISABLE_COPY_MOVE(CheckRunner)
 
@@ -30,8 +32,8 @@ signals:
     void finished(const reclaim::CheckReport &report);
 
 private:
-    QThread m_thread;
-    QObject *m_worker; // lives on m_thread; deleted when it finishes
+    QThread *m_thread;
+    CheckWorker *m_worker; // lives on m_thread; deleted when it finishes
     bool m_busy = false;
 };
 

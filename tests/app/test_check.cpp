@@ -5,13 +5,16 @@
 // Servers that cannot be reached give "could not check" failures, never a pass; no password
 // reaches the output; the exit codes and --json of the binary.
 #include "config/configloader.h"
+#include "domain/locktoken.h"
 #include "postgres/candidateplan.h"
 #include "preflight/preflight.h"
+#include "service/engine.h"
 #include "support/reclaimprocess.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
 #include <QElapsedTimer>
+#include <QHostInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -323,6 +326,37 @@ private slots:
         QVERIFY(!i.fix.isEmpty());
     }
 
+    // #31 item 9: the daemon's start-up check runs beside its first run; the lock that run
+    // holds is this process's own (its host and pid), said so, not a warning about another
+    // holder. A token of the same host with another pid is still someone else's.
+    void theLockHeldByThisProcessIsItsOwn()
+    {
+        const ReclaimConfig config = sampleConfig(m_env);
+        const QByteArray key = config.run.lockKey.toUtf8();
+        const auto release = qScopeGuard([&] {
+            RedisConnection r = redisConn();
+            r.command({"DEL", key});
+        });
+        {
+            RedisConnection r = redisConn();
+            QVERIFY(r.command({"SET", key, makeLockToken().toUtf8(), "PX", "60000"}).hasValue());
+        }
+        const CheckItem own = itemOf(runPreflight(config), QStringLiteral("lock.holder"));
+        QCOMPARE(own.status, CheckStatus::Pass);
+        QVERIFY2(own.summary.contains(QLatin1String("this process's own run")),
+                 qPrintable(own.summary));
+        {
+            RedisConnection r = redisConn();
+            const QString other =
+                QStringLiteral("reclaim;host=%1;pid=%2;since=2026-12-03T10:00:00Z;nonce=ab12")
+                    .arg(QHostInfo::localHostName())
+                    .arg(QCoreApplication::applicationPid() + 1);
+            QVERIFY(r.command({"SET", key, other.toUtf8(), "PX", "60000"}).hasValue());
+        }
+        QCOMPARE(itemOf(runPreflight(config), QStringLiteral("lock.holder")).status,
+                 CheckStatus::Warn);
+    }
+
     void aRoleThatMayNotUpdateTheStatusFails()
     {
         const QString password = QStringLiteral("role-pw-51d0aa3b");
@@ -460,6 +494,65 @@ private slots:
             QVERIFY2(!all.contains(redisPassword.toUtf8()), all.constData());
             QVERIFY2(!all.contains(pgPassword.toUtf8()), all.constData());
         }
+    }
+
+    // #31 item 5: the README's least-privilege ACL line, taken from the README itself: no
+    // acl|whoami, no acl|dryrun. --check fails nothing (the user and the in-script commands it
+    // cannot confirm are warnings: the connection's NOPERM is read by kind), and a writing run
+    // with the same user completes, every lookup answered and every action it ran applied.
+    void theReadmesLeastPrivilegeUserChecksAndRuns()
+    {
+        QFile readme(QStringLiteral(RECLAIM_SOURCE_DIR "/README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        QByteArray line;
+        for (const QByteArray &l : readme.readAll().split('\n'))
+            if (l.startsWith("ACL SETUSER reclaim on >s3cret") && l.contains(" -@all "))
+                line = l;
+        QVERIFY2(!line.isEmpty(), "no least-privilege ACL line in the README");
+        const QString password = QStringLiteral("least-pw-51c0");
+        RedisCommand setUser{"ACL", "SETUSER", "reclaim-least", "reset"};
+        for (const QByteArray &token : line.split(' ').mid(3))
+            setUser << (token == ">s3cret" ? ">" + password.toUtf8() : token);
+        {
+            RedisConnection r = redisConn();
+            const auto set = r.command(setUser);
+            QVERIFY2(set, set ? "" : qPrintable(set.error().message));
+        }
+        const auto drop = qScopeGuard([&] {
+            RedisConnection r = redisConn();
+            r.command({"ACL", "DELUSER", "reclaim-least"});
+        });
+        ReclaimConfig config = sampleConfig(m_env);
+        config.redis.user = QStringLiteral("reclaim-least");
+        config.redis.password = password;
+
+        const CheckReport r = runPreflight(config);
+        for (const CheckItem &i : r.items)
+            QVERIFY2(i.status != CheckStatus::Fail, qPrintable(describe(r)));
+        QCOMPARE(itemOf(r, QStringLiteral("redis.acl-user")).status, CheckStatus::Warn);
+        QCOMPARE(itemOf(r, QStringLiteral("redis.commands")).status, CheckStatus::Warn);
+
+        RunRequest request;
+        request.trigger = QStringLiteral("test");
+        request.actor = Actor{QStringLiteral("test"), QStringLiteral("h"), QStringLiteral("t"), {}};
+        Engine engine(config);
+        const RunReport run = engine.run(request);
+        QCOMPARE(run.outcome, RunReport::Outcome::Completed);
+        for (const DomainReport &d : run.domains) {
+            QVERIFY2(!d.candidateError, qPrintable(d.name));
+            QVERIFY2(d.heldLimit != QLatin1String("trace-unchecked"), qPrintable(d.heldReason));
+        }
+        int ran = 0;
+        for (const Action &a : run.actions) {
+            if (a.result == ActionResult::Pending)
+                continue;
+            ++ran;
+            QVERIFY2(a.result == ActionResult::Applied || a.result == ActionResult::Dropped,
+                     qPrintable(a.id + QStringLiteral(": ") + a.resultDetail));
+        }
+        QVERIFY2(ran > 0, "the run executed nothing: the commands a write sends went untested");
+        const QString all = QString::fromUtf8(QJsonDocument(run.toJson()).toJson());
+        QVERIFY2(!all.contains(QLatin1String("NOPERM")), qPrintable(all.left(4000)));
     }
 
     void aConfigurationThatDoesNotLoadExitsTwo()

@@ -479,6 +479,38 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(worker.printed(R"("completed","id":"lost-1")"), 10000);
     }
 
+    // #31 item 4: a meta field the enqueue must read as a number is not one. The script checks
+    // everything before its first write (Redis does not roll a script back), so the requeue
+    // fails and Redis is exactly as it was: the retained job under the id is still there, no
+    // stray hash, no event, no counter moved.
+    void aCorruptMetaFieldWritesNothing_data()
+    {
+        QTest::addColumn<QByteArray>("field");
+        QTest::newRow("concurrency") << QByteArrayLiteral("concurrency");
+        QTest::newRow("opts.maxLenEvents") << QByteArrayLiteral("opts.maxLenEvents");
+    }
+    void aCorruptMetaFieldWritesNothing()
+    {
+        QFETCH(QByteArray, field);
+        const QString q = QStringLiteral("corrupt");
+        scenario(m_env, QStringLiteral("6"), q,
+                 {QStringLiteral("add"), QStringLiteral("--id"), QStringLiteral("r-1"),
+                  QStringLiteral("--data"), QStringLiteral("{}")});
+        RedisConnection redis = test::redis(m_env);
+        // The job finished and was kept: a retained job the requeue would replace.
+        QVERIFY(redis.command({"LREM", "bull:corrupt:wait", "0", "r-1"}));
+        QVERIFY(redis.command({"ZADD", "bull:corrupt:completed", "1", "r-1"}));
+        QVERIFY(redis.command({"HSET", "bull:corrupt:meta", field, "lots"}));
+        const QByteArray before = QJsonDocument(snapshot(redis, q)).toJson();
+        QVERIFY(before.contains("r-1"));
+        const auto r = requeue(q, QStringLiteral("r-1"), R"({"jobId":"r"})");
+        QVERIFY(!r);
+        QVERIFY2(r.error().message.contains(QString::fromLatin1(field)) &&
+                     r.error().message.contains(QLatin1String("lots")),
+                 qPrintable(r.error().message));
+        QCOMPARE(QJsonDocument(snapshot(redis, q)).toJson(), before);
+    }
+
     // A queue stamped by a release Reclaim does not know is neither read nor written.
     void anUnknownLayoutIsRefused()
     {

@@ -548,6 +548,28 @@ private slots:
     {
         QCOMPARE(redactSecrets(QStringLiteral("cannot reach postgresql://u:pw@h:1/d now")),
                  QStringLiteral("cannot reach postgresql://u:***@h:1/d now"));
+        // #31 item 11: the forms an error quotes stay readable; a password that merely starts
+        // with the word is still masked.
+        for (const char *hint : {"redis[s]://[[user]:password@]host[:port][/database]",
+                                 "unix://[[user]:password@]/path/redis.sock[?db=N]",
+                                 "postgresql://user[:password]@host[:port]/database"})
+            QCOMPARE(redactSecrets(QString::fromLatin1(hint)), QString::fromLatin1(hint));
+        QCOMPARE(redactSecrets(QStringLiteral("redis://u:password1@h:6379/0")),
+                 QStringLiteral("redis://u:***@h:6379/0"));
+        QCOMPARE(redactSecrets(QStringLiteral("redis://:password@h:6379/0")),
+                 QStringLiteral("redis://:***@h:6379/0"));
+    }
+
+    // #31 item 11: an unknown Redis scheme is answered with every form that works.
+    void anUnknownRedisSchemeListsEveryForm()
+    {
+        auto c = loadEdited(QStringLiteral("connections.redisUrl"),
+                            QStringLiteral("redis-cluster://h:1"));
+        QVERIFY(!c.hasValue());
+        const QString error = c.error().toString();
+        for (const char *form :
+             {"redis[s]://", "redis+sentinel://", "unix://", "[[user]:password@]"})
+            QVERIFY2(error.contains(QLatin1String(form)), qPrintable(error));
     }
 
 private:

@@ -6,11 +6,17 @@
 #include "support/sandboxenv.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 using namespace reclaim;
 using namespace reclaim::test;
@@ -98,6 +104,42 @@ private slots:
             QCOMPARE(item->data(Qt::UserRole + 1).toString(), QStringLiteral("fail"));
         }
         QVERIFY(redisItems >= 5);
+    }
+
+    // #31 item 8: closing the dialog while its check waits on a Redis that accepts and never
+    // answers (here with a 10 s timeout) does not wait for the check: the window is back at
+    // once, and the check's thread ends on its own.
+    void closingDuringASlowCheckDoesNotWait()
+    {
+        QTcpServer silent; // listens, never accepts, never answers: the kernel completes connects
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        QFile sample(QStringLiteral(RECLAIM_SOURCE_DIR "/resources/reclaim.sample.json"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(sample.readAll()).object();
+        QJsonObject run = root.value(QStringLiteral("run")).toObject();
+        run.insert(QStringLiteral("redisTimeoutMs"), 10000);
+        root.insert(QStringLiteral("run"), run);
+        QTemporaryDir dir;
+        QFile config(dir.filePath(QStringLiteral("slow.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(QJsonDocument(root).toJson());
+        config.close();
+        ConnectionProfile profile;
+        profile.configPath = config.fileName();
+        profile.redisUrl = QStringLiteral("redis://127.0.0.1:%1/0").arg(silent.serverPort());
+        auto dialog =
+            std::make_unique<ConnectionDialog>(profile, nullptr, m_env.processEnvironment());
+        auto *button = dialog->findChild<QPushButton *>(QStringLiteral("checkConnection"));
+        QVERIFY(button);
+        button->click();
+        QTest::qWait(300); // the check is now waiting on the silent server
+        QVERIFY(!button->isEnabled());
+        QElapsedTimer closing;
+        closing.start();
+        dialog.reset();
+        QVERIFY2(closing.elapsed() < 3000,
+                 qPrintable(QStringLiteral("closing took %1 ms").arg(closing.elapsed())));
+        silent.close(); // the connects still queued are reset: the orphaned check ends soon
     }
 };
 

@@ -27,6 +27,28 @@ if current ~= ARGV[5] then return {'fenced', current} end
 local version = rcall('HGET', KEYS[3], 'version') or ''
 if version ~= ARGV[7] then return {'layout-changed', version} end
 
+-- Everything is read and checked before the first write: a Redis script is not rolled back,
+-- so an error half-way (a meta field that is not a number, say) must not leave a retained job
+-- deleted or a stray job hash behind.
+
+-- The queue's settings, as BullMQ's own scripts read them.
+local meta = rcall('HMGET', KEYS[3], 'paused', 'concurrency', 'opts.maxLenEvents')
+local paused = meta[1] ~= false
+local concurrency = nil
+if meta[2] then
+  concurrency = tonumber(meta[2])
+  if not concurrency then
+    return redis.error_reply('ERR queue meta field concurrency is not a number: ' .. meta[2])
+  end
+end
+local maxEvents = 10000
+if meta[3] then
+  maxEvents = tonumber(meta[3])
+  if not maxEvents then
+    return redis.error_reply('ERR queue meta field opts.maxLenEvents is not a number: ' .. meta[3])
+  end
+end
+
 -- The options an add of this job would store: the library's defaults for a plain add, with
 -- the retained job's own retry, priority and retention options carried over. Its delay is not:
 -- a requeue runs now.
@@ -34,13 +56,8 @@ local opts = {jobId = id, attempts = 0}
 if family == '4' then opts.delay = 0 end
 local carried = {'attempts', 'backoff', 'priority', 'removeOnComplete', 'removeOnFail'}
 
-local maxEvents = rcall('HGET', KEYS[3], 'opts.maxLenEvents')
-if not maxEvents then
-  maxEvents = 10000
-  rcall('HSET', KEYS[3], 'opts.maxLenEvents', maxEvents)
-end
-
-if rcall('EXISTS', jobKey) == 1 then
+local retained = rcall('EXISTS', jobKey) == 1
+if retained then
   if rcall('ZSCORE', KEYS[7], id) then return {'runnable', 'delayed'} end
   if rcall('ZSCORE', KEYS[8], id) then return {'runnable', 'prioritized'} end
   if rcall('ZSCORE', KEYS[9], id) then return {'runnable', 'waiting-children'} end
@@ -53,6 +70,19 @@ if rcall('EXISTS', jobKey) == 1 then
       if old[k] ~= nil then opts[k] = old[k] end
     end
   end
+end
+local priority = tonumber(opts.priority) or 0
+local encoded = cjson.encode(opts)
+-- Paused, or as many active jobs as the queue's global concurrency: no worker may take it now,
+-- so no marker (4.x knows neither the marker nor the concurrency limit).
+local pausedOrMaxed = paused
+if not paused and concurrency then
+  pausedOrMaxed = rcall('LLEN', KEYS[10]) >= concurrency
+end
+
+-- The writes.
+if not meta[3] then rcall('HSET', KEYS[3], 'opts.maxLenEvents', maxEvents) end
+if retained then
   local prev = 'unknown'
   if rcall('ZREM', KEYS[5], id) == 1 then replaced = 'completed'
   elseif rcall('ZREM', KEYS[6], id) == 1 then replaced = 'failed'
@@ -65,21 +95,11 @@ if rcall('EXISTS', jobKey) == 1 then
         'prev', prev)
 end
 
-local priority = tonumber(opts.priority) or 0
-local encoded = cjson.encode(opts)
 rcall('INCR', KEYS[4])
 rcall('HMSET', jobKey, 'name', ARGV[2], 'data', ARGV[3], 'opts', encoded,
       'timestamp', ARGV[4], 'delay', 0, 'priority', priority)
 rcall('XADD', KEYS[11], '*', 'event', 'added', 'jobId', id, 'name', ARGV[2])
 
--- Paused, or as many active jobs as the queue's global concurrency: no worker may take it now,
--- so no marker (4.x knows neither the marker nor the concurrency limit).
-local meta = rcall('HMGET', KEYS[3], 'paused', 'concurrency')
-local paused = meta[1] ~= false
-local pausedOrMaxed = paused
-if not paused and meta[2] then
-  pausedOrMaxed = rcall('LLEN', KEYS[10]) >= tonumber(meta[2])
-end
 if priority > 0 then
   -- Lower priority numbers first, and first come first served within one priority.
   local score = priority * 0x100000000 + rcall('INCR', KEYS[15]) % 0x100000000
