@@ -49,8 +49,13 @@ QString actionDetailText(const Action &a)
         const QString held =
             a.heldReason.isEmpty() ? QString() : QStringLiteral("held: %1 — ").arg(a.heldReason);
         if (a.kind == ActionKind::Requeue)
-            return held + QStringLiteral("enqueue %1 as %2 on %3; %4")
-                              .arg(a.jobName, a.jobId, a.queue, a.reason);
+            return held +
+                   QStringLiteral("enqueue %1 as %2 on %3%4; %5")
+                       .arg(a.jobName, a.jobId, a.queue,
+                            a.jobOptions.isEmpty()
+                                ? QString()
+                                : QStringLiteral(" with %1").arg(QString::fromUtf8(a.jobOptions)),
+                            a.reason);
         return held + a.reason;
     }
     QString text = redactSecrets(a.resultDetail);

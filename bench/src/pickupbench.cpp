@@ -152,9 +152,13 @@ int runPickupBench(const Args &args)
 
             const QString recId = QStringLiteral("rec-%1").arg(i);
             const double t0 = wallClockMs();
-            auto r = redis.queue.enqueue(JobRef{QStringLiteral("bull"), queue, recId},
-                                         QStringLiteral("job"), QByteArrayLiteral("{}"),
-                                         static_cast<qint64>(t0), kGeneration, {});
+            EnqueueRequest request;
+            request.job = JobRef{QStringLiteral("bull"), queue, recId};
+            request.name = QStringLiteral("job");
+            request.data = QByteArrayLiteral("{}");
+            request.timestampMs = static_cast<qint64>(t0);
+            request.generation = kGeneration;
+            auto r = redis.queue.enqueue(request);
             if (!r || !r->enqueued)
                 return fail(QStringLiteral("bullmq %1.x: requeue of %2 failed: %3")
                                 .arg(major, recId,

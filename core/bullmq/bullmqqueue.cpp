@@ -263,11 +263,9 @@ BullmqQueue::prioritizedSince(const QString &keyPrefix, const QString &queue, co
     return out;
 }
 
-Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, const QString &name,
-                                                          const QByteArray &data,
-                                                          qint64 timestampMs, qint64 generation,
-                                                          const QString &familyIfUnstamped)
+Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const EnqueueRequest &request)
 {
+    const JobRef &job = request.job;
     auto conn = m_link.connection();
     if (!conn)
         return unexpected(conn.error());
@@ -282,7 +280,8 @@ Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, con
         (*conn)->command({QByteArrayLiteral("HGET"), k("meta"), QByteArrayLiteral("version")});
     if (!stamp)
         return unexpected(stamp.error());
-    const BullmqLayout layout = BullmqLayout::forWriting(stamp->toText(), familyIfUnstamped);
+    const BullmqLayout layout =
+        BullmqLayout::forWriting(stamp->toText(), request.familyIfUnstamped);
     if (!layout.writable())
         return unexpected(RedisError{RedisError::Kind::Layout, layout.refusal(job.queue)});
     auto r = bullmq::scripts::enqueue().runOne(
@@ -290,8 +289,9 @@ Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const JobRef &job, con
         {k("wait"), k("paused"), k("meta"), k("id"), k("completed"), k("failed"), k("delayed"),
          k("prioritized"), k("waiting-children"), k("active"), k("events"), k("marker"),
          bullmq::queueKey(job.keyPrefix, job.queue, job.jobId), m_generationKey, k("pc")},
-        {job.jobId.toUtf8(), name.toUtf8(), data, QByteArray::number(timestampMs),
-         QByteArray::number(generation), layout.familyTag().toUtf8(), layout.version.toUtf8()});
+        {job.jobId.toUtf8(), request.name.toUtf8(), request.data,
+         QByteArray::number(request.timestampMs), QByteArray::number(request.generation),
+         layout.familyTag().toUtf8(), layout.version.toUtf8(), request.options});
     if (!r)
         return unexpected(r.error());
     if (!r->isArray() || r->elements.size() < 2)

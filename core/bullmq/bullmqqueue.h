@@ -33,10 +33,7 @@ public:
 
     // Same id, retained job (SPEC §4): a retained completed/failed job under the id is removed
     // and the job added in one script, which answers what it found and what it left runnable.
-    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
-                                                 const QByteArray &data, qint64 timestampMs,
-                                                 qint64 generation,
-                                                 const QString &familyIfUnstamped) override;
+    Expected<EnqueueOutcome, RedisError> enqueue(const EnqueueRequest &request) override;
 
 private:
     Expected<ScanPage, RedisError> readPage(const QString &keyPrefix, const QString &queue,

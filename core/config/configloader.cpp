@@ -215,6 +215,72 @@ RestoreRule readRestore(ObjectReader r, const DomainConfig &domain)
     return rule;
 }
 
+// removeOnComplete / removeOnFail as BullMQ takes them: true or false, how many jobs to keep, or
+// {age (seconds), count}.
+QJsonValue readRetention(ObjectReader &r, const QString &key)
+{
+    const QJsonValue v = r.take(key);
+    if (v.isBool())
+        return v;
+    if (v.isDouble()) {
+        const double n = v.toDouble();
+        if (n < 0 || n != static_cast<double>(static_cast<qint64>(n)))
+            throw Invalid{r.pathOf(key),
+                          QStringLiteral("must be true, false, a whole number of jobs to keep, "
+                                         "or {\"age\": seconds, \"count\": jobs}")};
+        return static_cast<qint64>(n);
+    }
+    if (!v.isObject())
+        throw Invalid{r.pathOf(key), QStringLiteral("must be true, false, a whole number of jobs "
+                                                    "to keep, or {\"age\": seconds, \"count\": "
+                                                    "jobs}")};
+    ObjectReader keep(v.toObject(), r.pathOf(key));
+    QJsonObject out;
+    if (keep.has(QStringLiteral("age")))
+        out.insert(QStringLiteral("age"),
+                   keep.integer(QStringLiteral("age"), 0, 0, 100LL * 365 * 86400));
+    if (keep.has(QStringLiteral("count")))
+        out.insert(QStringLiteral("count"),
+                   keep.integer(QStringLiteral("count"), 0, 0, 1000000000));
+    keep.rejectUnknownKeys();
+    if (out.isEmpty())
+        throw Invalid{r.pathOf(key), QStringLiteral("needs \"age\" or \"count\"")};
+    return out;
+}
+
+// domains[].jobOptions: the options a requeued job is written with where no retained job under
+// its id carries its own — the application's retry policy above all (without it a requeued job
+// gets the library's default: attempts 0, no retry). Each is checked as BullMQ reads it; the
+// result is the JSON object the enqueue script merges into the options, in BullMQ's own names.
+QByteArray readJobOptions(ObjectReader r)
+{
+    QJsonObject out;
+    if (r.has(QStringLiteral("attempts")))
+        out.insert(QStringLiteral("attempts"),
+                   r.integer(QStringLiteral("attempts"), 0, 0, 1000000));
+    if (r.has(QStringLiteral("priority")))
+        out.insert(QStringLiteral("priority"),
+                   r.integer(QStringLiteral("priority"), 0, 0, 2097152)); // BullMQ's 2^21
+    if (r.has(QStringLiteral("backoff"))) {
+        ObjectReader b = r.object(QStringLiteral("backoff"));
+        QJsonObject backoff;
+        // "fixed", "exponential", or a custom strategy the application's workers define.
+        backoff.insert(QStringLiteral("type"), b.string(QStringLiteral("type"), {}, true));
+        if (b.has(QStringLiteral("delay")))
+            backoff.insert(QStringLiteral("delay"),
+                           b.integer(QStringLiteral("delay"), 0, 0, 365LL * 86400 * 1000));
+        b.rejectUnknownKeys();
+        out.insert(QStringLiteral("backoff"), backoff);
+    }
+    for (const QString &key : {QStringLiteral("removeOnComplete"), QStringLiteral("removeOnFail")})
+        if (r.has(key))
+            out.insert(key, readRetention(r, key));
+    r.rejectUnknownKeys();
+    if (out.isEmpty())
+        return {};
+    return QJsonDocument(out).toJson(QJsonDocument::Compact);
+}
+
 ParentRule readParent(ObjectReader r)
 {
     ParentRule rule;
@@ -304,6 +370,8 @@ DomainConfig readDomain(ObjectReader r, Policy runPolicy)
     if (d.keyPrefix.isEmpty() || d.keyPrefix.contains(QLatin1Char(' ')))
         throw Invalid{r.pathOf(QStringLiteral("keyPrefix")),
                       QStringLiteral("must be a non-empty key prefix")};
+    if (r.has(QStringLiteral("jobOptions")))
+        d.jobOptions = readJobOptions(r.object(QStringLiteral("jobOptions")));
     if (r.has(QStringLiteral("bullmqIfUnstamped"))) {
         const qint64 major = r.integer(QStringLiteral("bullmqIfUnstamped"), 0, 0, 1000);
         if (major < 4 || major > 6)

@@ -58,6 +58,11 @@ struct DomainConfig
     // has no version stamp (after a Redis lost its data, until the app's Queue opens it again);
     // empty: such a queue is refused (bullmq/bullmqlayout.h).
     QString bullmqIfUnstamped;
+    // domains[].jobOptions as a compact JSON object (attempts, backoff, priority,
+    // removeOnComplete, removeOnFail): what a requeue writes as the job's options where no
+    // retained job under its id carries its own, as the library's add writes them; empty: the
+    // library's defaults (attempts 0: no retry at all).
+    QByteArray jobOptions;
     QString jobIdTemplate; // placeholders {id} and {type} (lower-cased)
     std::optional<RestoreRule> restore;
     QList<ParentRule> parents;

@@ -64,6 +64,9 @@ struct Action
     QString jobId;
     QString jobName;
     QByteArray payload;
+    // The job options written with it where no retained job under the id carries its own
+    // (domains[].jobOptions, a JSON object); empty: the library's defaults.
+    QByteArray jobOptions;
 
     ActionResult result = ActionResult::Pending;
     QString resultDetail;

@@ -167,6 +167,8 @@ QJsonObject actionJson(const Action &a)
         o.insert(QStringLiteral("jobId"), a.jobId);
         o.insert(QStringLiteral("jobName"), a.jobName);
         o.insert(QStringLiteral("payload"), payloadJson(a.payload));
+        if (!a.jobOptions.isEmpty())
+            o.insert(QStringLiteral("jobOptions"), QJsonDocument::fromJson(a.jobOptions).object());
     }
     if (a.parent.attempted)
         o.insert(QStringLiteral("parent"),

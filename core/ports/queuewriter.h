@@ -25,19 +25,32 @@ struct EnqueueOutcome
     QString assumedLayout;
 };
 
+// One job to put back: where, under which id and name, with which data, as which run.
+struct EnqueueRequest
+{
+    JobRef job;
+    QString name;
+    QByteArray data;
+    qint64 timestampMs = 0;
+    // The run's fencing generation: the write happens only while it is still the current one.
+    qint64 generation = 0;
+    // "4", "5", "6" or empty: the BullMQ major whose add is written into a queue whose meta
+    // hash has no version (domains[].bullmqIfUnstamped); empty: such a queue is refused.
+    QString familyIfUnstamped;
+    // A JSON object of job options (domains[].jobOptions: attempts, backoff, priority,
+    // removeOnComplete, removeOnFail) written as the library's add writes them, where no
+    // retained job under the id carries its own; empty: the library's defaults.
+    QByteArray options;
+};
+
 class QueueWriter
 {
 public:
     virtual ~QueueWriter() = default;
     // Enqueues only while `generation` is still the current fencing generation, checked in the
     // same atomic step as the write: a stale run that resumes after a newer one started writes
-    // nothing to the queue. `familyIfUnstamped` ("4", "5", "6" or empty) is the BullMQ major
-    // whose add is written into a queue whose meta hash has no version (domains[].
-    // bullmqIfUnstamped); empty: such a queue is refused, never guessed.
-    virtual Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
-                                                         const QByteArray &data, qint64 timestampMs,
-                                                         qint64 generation,
-                                                         const QString &familyIfUnstamped) = 0;
+    // nothing to the queue.
+    virtual Expected<EnqueueOutcome, RedisError> enqueue(const EnqueueRequest &request) = 0;
 };
 
 } // namespace reclaim

@@ -59,7 +59,7 @@ void addQueue(QList<CommandNeed> &out, const QString &prefix, const QString &que
              k("prioritized"), k("waiting-children"), k("active"), k("events"), k("marker"), job,
              generationKey, k("pc")},
             {kJobId, QByteArrayLiteral("n"), QByteArrayLiteral("{}"), QByteArrayLiteral("0"),
-             QByteArrayLiteral("0"), QByteArrayLiteral("6"), QByteArray()})});
+             QByteArrayLiteral("0"), QByteArrayLiteral("6"), QByteArray(), QByteArray()})});
     // What the scripts call, each on the key it touches.
     need(QStringLiteral("probe.lua, enqueue.lua"), cmd({"EXISTS", job}));
     need(QStringLiteral("enqueue.lua"), cmd({"DEL", job}));

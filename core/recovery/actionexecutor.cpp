@@ -33,9 +33,15 @@ void executeAction(const DomainConfig &domain, Action &action, JobStore &store, 
     }
     action.auditId = *intent;
     if (action.kind == ActionKind::Requeue) {
-        auto enqueued = writer.enqueue(
-            JobRef{domain.keyPrefix, action.queue, action.jobId}, action.jobName, action.payload,
-            QDateTime::currentMSecsSinceEpoch(), lease.generation(), domain.bullmqIfUnstamped);
+        EnqueueRequest request;
+        request.job = JobRef{domain.keyPrefix, action.queue, action.jobId};
+        request.name = action.jobName;
+        request.data = action.payload;
+        request.timestampMs = QDateTime::currentMSecsSinceEpoch();
+        request.generation = lease.generation();
+        request.familyIfUnstamped = domain.bullmqIfUnstamped;
+        request.options = action.jobOptions;
+        auto enqueued = writer.enqueue(request);
         if (!enqueued) {
             action.result = ActionResult::EnqueueFailed;
             action.resultDetail = enqueued.error().describe();

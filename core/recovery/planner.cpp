@@ -172,6 +172,7 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
                 a.jobName = rule->jobName;
                 a.jobId = domain.currentJobId(v.candidate.id, v.candidate.type);
                 a.payload = **payload;
+                a.jobOptions = domain.jobOptions;
             }
         }
         if (!*rejections) {

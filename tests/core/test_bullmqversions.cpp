@@ -223,15 +223,23 @@ private:
     SandboxEnv m_env;
     ReclaimConfig m_config;
 
-    // `ifUnstamped`: the major a domain's bullmqIfUnstamped names ("" when it names none).
+    // `ifUnstamped`: the major a domain's bullmqIfUnstamped names ("" when it names none);
+    // `options`: a domain's jobOptions as JSON ("" when it sets none).
     Expected<EnqueueOutcome, RedisError> requeue(const QString &queue, const QString &id,
                                                  const QByteArray &data,
-                                                 const QString &ifUnstamped = {})
+                                                 const QString &ifUnstamped = {},
+                                                 const QByteArray &options = {})
     {
         RedisAdapters adapters(m_config.redis, m_config.run);
-        return adapters.queue.enqueue(JobRef{kPrefix, queue, id}, QStringLiteral("job"), data,
-                                      QDateTime::currentMSecsSinceEpoch(), kGeneration,
-                                      ifUnstamped);
+        EnqueueRequest r;
+        r.job = JobRef{kPrefix, queue, id};
+        r.name = QStringLiteral("job");
+        r.data = data;
+        r.timestampMs = QDateTime::currentMSecsSinceEpoch();
+        r.generation = kGeneration;
+        r.familyIfUnstamped = ifUnstamped;
+        r.options = options;
+        return adapters.queue.enqueue(r);
     }
 
     void versions()
@@ -348,6 +356,48 @@ private slots:
         const QJsonObject a = snapshot(redis, lib), b = snapshot(redis, rec);
         QVERIFY(a.contains(QStringLiteral("x-1")));
         const QStringList diff = differences(a, b, {QStringLiteral("x-1.timestamp")});
+        QVERIFY2(diff.isEmpty(),
+                 qPrintable(QStringLiteral("library %1\nreclaim %2\n%3")
+                                .arg(compact(a), compact(b), diff.join(QLatin1Char('\n')))));
+    }
+
+    // #31 item 10: with the domain's job options (the application's retry policy), a requeue
+    // with no retained job to copy from writes what the library's add with those options
+    // writes: the options field by field, and for a priority the prioritized set and counter.
+    void requeueWithTheDomainsOptionsWritesWhatTheLibrarysAddWrites_data()
+    {
+        QTest::addColumn<QString>("major");
+        QTest::addColumn<QByteArray>("options");
+        for (const char *major : {"4", "5", "6"}) {
+            QTest::addRow("bullmq %s.x, retries", major)
+                << QString::fromLatin1(major)
+                << QByteArrayLiteral(
+                       R"({"attempts":5,"backoff":{"type":"exponential","delay":1000},)"
+                       R"("removeOnComplete":100,"removeOnFail":{"age":3600}})");
+            QTest::addRow("bullmq %s.x, priority", major)
+                << QString::fromLatin1(major)
+                << QByteArrayLiteral(R"({"attempts":2,"priority":7,"removeOnComplete":true})");
+        }
+    }
+    void requeueWithTheDomainsOptionsWritesWhatTheLibrarysAddWrites()
+    {
+        QFETCH(QString, major);
+        QFETCH(QByteArray, options);
+        const QString lib = QStringLiteral("by-library"), rec = QStringLiteral("by-reclaim");
+        for (const QString &q : {lib, rec})
+            scenario(m_env, major, q, {QStringLiteral("counts")});
+        const QByteArray data = R"({"jobId":"row-2"})";
+        scenario(m_env, major, lib,
+                 {QStringLiteral("add"), QStringLiteral("--id"), QStringLiteral("o-1"),
+                  QStringLiteral("--data"), QString::fromUtf8(data), QStringLiteral("--opts"),
+                  QString::fromUtf8(options)});
+        const auto r = requeue(rec, QStringLiteral("o-1"), data, {}, options);
+        QVERIFY2(r, r ? "" : qPrintable(r.error().describe()));
+        QVERIFY(r->enqueued);
+        RedisConnection redis = test::redis(m_env);
+        const QJsonObject a = snapshot(redis, lib), b = snapshot(redis, rec);
+        QVERIFY(a.contains(QStringLiteral("o-1")));
+        const QStringList diff = differences(a, b, {QStringLiteral("o-1.timestamp")});
         QVERIFY2(diff.isEmpty(),
                  qPrintable(QStringLiteral("library %1\nreclaim %2\n%3")
                                 .arg(compact(a), compact(b), diff.join(QLatin1Char('\n')))));

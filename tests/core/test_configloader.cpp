@@ -199,6 +199,22 @@ private slots:
         QTest::newRow("bullmq major as text")
             << "domains.3.bullmqIfUnstamped" << QJsonValue(QStringLiteral("5")) << false
             << "test.json: domains[3].bullmqIfUnstamped: must be an integer";
+        QTest::newRow("job options: priority above BullMQ's")
+            << "domains.1.jobOptions"
+            << QJsonValue(QJsonObject{{QStringLiteral("priority"), 3000000}}) << false
+            << "test.json: domains[1].jobOptions.priority: must be between 0 and 2097152";
+        QTest::newRow("job options: backoff without a type")
+            << "domains.1.jobOptions"
+            << QJsonValue(QJsonObject{
+                   {QStringLiteral("backoff"), QJsonObject{{QStringLiteral("delay"), 10}}}})
+            << false << "test.json: domains[1].jobOptions.backoff.type: is required";
+        QTest::newRow("job options: retention as text")
+            << "domains.1.jobOptions"
+            << QJsonValue(QJsonObject{{QStringLiteral("removeOnFail"), QStringLiteral("yes")}})
+            << false << "test.json: domains[1].jobOptions.removeOnFail: must be true, false";
+        QTest::newRow("job options: unknown option")
+            << "domains.1.jobOptions" << QJsonValue(QJsonObject{{QStringLiteral("delay"), 5}})
+            << false << "test.json: domains[1].jobOptions.delay: unknown key";
         QTest::newRow("no domains") << "domains" << QJsonValue(QJsonArray()) << false
                                     << "test.json: domains: must be a non-empty list of domains";
         QTest::newRow("duplicate domain")
@@ -253,6 +269,30 @@ private slots:
         QVERIFY(!c.hasValue());
         QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
         QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
+    }
+
+    // #31 item 10: a domain's job options load as the JSON object the enqueue writes.
+    void jobOptionsLoad()
+    {
+        auto c = loadEdited(
+            QStringLiteral("domains.1.jobOptions"),
+            QJsonObject{
+                {QStringLiteral("attempts"), 5},
+                {QStringLiteral("backoff"),
+                 QJsonObject{{QStringLiteral("type"), QStringLiteral("exponential")},
+                             {QStringLiteral("delay"), 1000}}},
+                {QStringLiteral("removeOnComplete"), 100},
+                {QStringLiteral("removeOnFail"), QJsonObject{{QStringLiteral("age"), 3600}}}});
+        QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+        const QJsonObject o = QJsonDocument::fromJson(c->domains.at(1).jobOptions).object();
+        QCOMPARE(o.value(QStringLiteral("attempts")).toInt(), 5);
+        QCOMPARE(o.value(QStringLiteral("backoff")).toObject().value(QStringLiteral("type")),
+                 QJsonValue(QStringLiteral("exponential")));
+        QCOMPARE(o.value(QStringLiteral("removeOnComplete")).toInt(), 100);
+        QCOMPARE(
+            o.value(QStringLiteral("removeOnFail")).toObject().value(QStringLiteral("age")).toInt(),
+            3600);
+        QVERIFY(c->domains.at(0).jobOptions.isEmpty()); // not set: the library's defaults
     }
 
     // #30: the major to assume for a queue that lost its stamp; one queue in two domains

@@ -183,6 +183,15 @@ private slots:
         QCOMPARE(planned.at(1).kind, ActionKind::Fail); // nothing to rebuild from
         QCOMPARE(planned.at(4).kind, ActionKind::Fail); // the budget is spent
         QCOMPARE(planned.at(2498).payload, QByteArray(R"({"jobId":"vj_2498"})"));
+        QVERIFY(planned.at(0).jobOptions.isEmpty()); // the domain sets none
+
+        // #31 item 10: a domain's job options go with each requeue it plans (and show in the
+        // report and the console's detail).
+        ReclaimConfig withOptions = fakeConfig();
+        withOptions.domains[0].jobOptions = QByteArrayLiteral(R"({"attempts":5})");
+        const auto again = planActions(withOptions.domains.at(0), verdicts.mid(0, 2), store, 1);
+        QCOMPARE(again.at(0).jobOptions, QByteArrayLiteral(R"({"attempts":5})"));
+        QVERIFY(again.at(1).jobOptions.isEmpty()); // a FAIL writes no job
     }
 
     // One row's restore failed in a set (the store asked row by row after the set statement

@@ -56,12 +56,10 @@ public:
         return m_inspector.prioritizedSince(p, q, mark);
     }
     qint64 roundTrips() const override { return m_inspector.roundTrips(); }
-    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &j, const QString &n,
-                                                 const QByteArray &d, qint64 t, qint64 generation,
-                                                 const QString &ifUnstamped) override
+    Expected<EnqueueOutcome, RedisError> enqueue(const EnqueueRequest &request) override
     {
         m_hook(QStringLiteral("enqueue"));
-        return m_writer.enqueue(j, n, d, t, generation, ifUnstamped);
+        return m_writer.enqueue(request);
     }
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl,
                                               qint64 floor) override

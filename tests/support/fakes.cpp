@@ -157,10 +157,11 @@ Expected<ScanPage, RedisError> FakeQueue::scanPage(const QString &, const QStrin
     return page;
 }
 
-Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const JobRef &job, const QString &,
-                                                        const QByteArray &data, qint64,
-                                                        qint64 runGeneration, const QString &)
+Expected<EnqueueOutcome, RedisError> FakeQueue::enqueue(const EnqueueRequest &request)
 {
+    const JobRef &job = request.job;
+    const QByteArray &data = request.data;
+    const qint64 runGeneration = request.generation;
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:enqueue:%1").arg(job.jobId));
     if (enqueueError)

@@ -84,10 +84,7 @@ public:
     bool movesComplete = true;
     bool pausedOrResumed = false; // what movesSince() says of a pause or resume after a mark
 
-    Expected<EnqueueOutcome, RedisError> enqueue(const JobRef &job, const QString &name,
-                                                 const QByteArray &data, qint64 timestampMs,
-                                                 qint64 generation,
-                                                 const QString &familyIfUnstamped) override;
+    Expected<EnqueueOutcome, RedisError> enqueue(const EnqueueRequest &request) override;
 
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs,
                                               qint64 floor) override;

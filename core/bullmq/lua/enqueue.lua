@@ -7,7 +7,9 @@
 --       8 prioritized, 9 waiting-children, 10 active, 11 events, 12 marker, 13 job hash,
 --       14 the recovery lock's fencing generation counter, 15 pc (priority counter)
 -- ARGV: 1 job id, 2 name, 3 data (JSON), 4 timestamp (ms), 5 the run's generation,
---       6 the family to write ("4", "5", "6"), 7 the meta `version` that family was read from
+--       6 the family to write ("4", "5", "6"), 7 the meta `version` that family was read from,
+--       8 the domain's job options (JSON object, or empty): attempts, backoff, priority,
+--         removeOnComplete, removeOnFail, for a job no retained one carries options for
 -- Returns {"enqueued", replacedState, opts}, {"runnable", state} when the job is already
 -- runnable, {"fenced", current generation} when the run's generation is no longer the current
 -- one, or {"layout-changed", version} when the queue's meta no longer says ARGV[7].
@@ -49,12 +51,22 @@ if meta[3] then
   end
 end
 
--- The options an add of this job would store: the library's defaults for a plain add, with
--- the retained job's own retry, priority and retention options carried over. Its delay is not:
--- a requeue runs now.
+-- The options an add of this job would store: the library's defaults for a plain add, the
+-- domain's job options (the application's retry policy) over them, and the retained job's own
+-- retry, priority and retention options over those: that job was added by the application
+-- itself. Its delay is not carried: a requeue runs now.
 local opts = {jobId = id, attempts = 0}
 if family == '4' then opts.delay = 0 end
 local carried = {'attempts', 'backoff', 'priority', 'removeOnComplete', 'removeOnFail'}
+if ARGV[8] and ARGV[8] ~= '' then
+  local ok, configured = pcall(cjson.decode, ARGV[8])
+  if not ok or type(configured) ~= 'table' then
+    return redis.error_reply('ERR the job options are not a JSON object: ' .. ARGV[8])
+  end
+  for _, k in ipairs(carried) do
+    if configured[k] ~= nil then opts[k] = configured[k] end
+  end
+end
 
 local retained = rcall('EXISTS', jobKey) == 1
 if retained then
