@@ -2,6 +2,7 @@
 
 #include "exitcodes.h"
 #include "mainwindow.h"
+#include "service/checkrunner.h"
 #include "settings.h"
 #include "windowcapture.h"
 
@@ -16,6 +17,7 @@ namespace reclaim {
 int runConsole(int argc, char **argv, const CommandLine &cmd)
 {
     QApplication app(argc, argv);
+    const CheckThreadsJoin joinChecks; // after the window's dialogs are gone, before `app`
     QApplication::setOrganizationName(QStringLiteral("Reclaim"));
     QApplication::setApplicationName(QStringLiteral("reclaim-console"));
     const bool screenshot = !cmd.screenshotPath.isEmpty();

@@ -7,6 +7,7 @@
 #include "exitcodes.h"
 #include "logging/logger.h"
 #include "metrics/metricsregistry.h"
+#include "service/checkrunner.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -50,6 +51,7 @@ int runDaemon(int argc, char **argv, const CommandLine &cmd)
 {
     quietPostgresNotices();
     QCoreApplication app(argc, argv);
+    const CheckThreadsJoin joinChecks; // after the loop's check runner is gone, before `app`
     QCoreApplication::setApplicationName(QStringLiteral("reclaim"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RECLAIM_VERSION));
 

@@ -14,6 +14,8 @@ QString formatReport(const RunReport &r)
       << RunReport::outcomeName(r.outcome);
     if (!r.outcomeDetail.isEmpty())
         s << " — " << r.outcomeDetail;
+    for (const QString &left : r.auditUnfinished)
+        s << "\n  audit not completed: " << left;
     s << "\n";
     s << "lock: " << LockReport::stateName(r.lock.state);
     if (r.lock.generation)

@@ -132,6 +132,12 @@ QList<LogRecord> describeRun(const RunReport &r, bool executeActions)
                   {QStringLiteral("domain"), d.name},
                   {QStringLiteral("detail"), *d.scan.error}}});
     }
+    for (const QString &left : r.auditUnfinished)
+        out.append(LogRecord{LogLevel::Warn,
+                             QStringLiteral("run %1: %2").arg(r.runId, left),
+                             {{QStringLiteral("event"), QStringLiteral("audit-unfinished")},
+                              {QStringLiteral("runId"), r.runId},
+                              {QStringLiteral("detail"), left}}});
     for (const QString &error : r.heldStoreErrors)
         out.append(LogRecord{LogLevel::Warn,
                              QStringLiteral("run %1: held actions could not be kept for the "

@@ -62,6 +62,7 @@ Expected<TlsFiles, TlsFileError> loadTlsFiles(const RedisTls &tls)
                 TlsFileError{QStringLiteral("cert"),
                              QStringLiteral("%1 holds no PEM certificate").arg(tls.certFile)});
         files.cert = certs.first();
+        files.certChain = certs;
     }
     if (!tls.keyFile.isEmpty()) {
         auto pem = readFile(QStringLiteral("key"), tls.keyFile);

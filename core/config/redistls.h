@@ -28,6 +28,9 @@ struct TlsFiles
 {
     QList<QSslCertificate> ca;
     QSslCertificate cert;
+    // The client certificate followed by the intermediates its file holds: the whole chain is
+    // sent, so a server that trusts only the root CA can verify it.
+    QList<QSslCertificate> certChain;
     QSslKey key;
 };
 

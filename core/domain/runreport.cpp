@@ -274,6 +274,8 @@ QJsonObject RunReport::toJson() const
                 {QStringLiteral("oldestHeldAt"), g.oldest.toString(Qt::ISODateWithMs)}});
         o.insert(QStringLiteral("heldOpen"), groups);
     }
+    if (!auditUnfinished.isEmpty())
+        o.insert(QStringLiteral("auditUnfinished"), QJsonArray::fromStringList(auditUnfinished));
     if (!heldStoreErrors.isEmpty())
         o.insert(QStringLiteral("heldStoreErrors"), QJsonArray::fromStringList(heldStoreErrors));
     return o;

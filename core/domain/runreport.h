@@ -103,6 +103,9 @@ struct RunReport
     // Held actions that could not be kept for the operators ("<domain>: <error>"): they are
     // still held in this report, and the next run holds them again.
     QStringList heldStoreErrors;
+    // Audit completions that could not be written even at the end of the run (PostgreSQL away):
+    // those attempts' audit rows still read "started". One line each.
+    QStringList auditUnfinished;
     // Every action held now, by any runner, grouped (read after this run kept its own);
     // nullopt when this run did not read them (dry run, skipped, no store).
     std::optional<QList<HeldGroup>> heldOpen;

@@ -159,6 +159,12 @@ public:
     // How many were undone (0: there was none).
     virtual Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) = 0;
 
+    // Writes what could not be written when it happened — an attempt's audit completion kept
+    // for a later chance while PostgreSQL was away (auditOnly) — and answers what still could
+    // not be, one line each, for the run's report: called once at the end of every writing run,
+    // so nothing is left only in a store's memory when the store goes.
+    virtual QStringList finishAudits() { return {}; }
+
     // Where held actions are kept between runs (ports/heldactionstore.h), or null where this
     // store keeps none (then a run's held actions live only in its report).
     virtual HeldActionStore *heldActionStore() { return nullptr; }

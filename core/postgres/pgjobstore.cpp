@@ -271,6 +271,20 @@ void PgJobStore::auditOnly(const Action &a, const Actor &actor)
         m_unfinished << PendingFinish{a, actor};
 }
 
+QStringList PgJobStore::finishAudits()
+{
+    if (m_readOnly)
+        return {};
+    finishPending();
+    QStringList left;
+    for (const PendingFinish &p : std::as_const(m_unfinished))
+        left << QStringLiteral("audit row %1 (%2) still reads \"started\": its result, %3, could "
+                               "not be recorded")
+                    .arg(p.action.auditId)
+                    .arg(p.action.id, actionResultName(p.action.result));
+    return left;
+}
+
 void PgJobStore::finishPending()
 {
     const QList<PendingFinish> pending = std::exchange(m_unfinished, {});

@@ -45,6 +45,7 @@ public:
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
+    QStringList finishAudits() override;
     Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &domain,
                                                            const QString &rowId) override;
     Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) override;

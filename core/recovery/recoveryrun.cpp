@@ -215,6 +215,10 @@ RunReport RecoveryRun::run(const RunRequest &request)
         if (!released)
             rep.lock.error = released.error().describe();
     }
+    // 8. Whatever the audit could not record when it happened is recorded now, or reported:
+    // the store does not outlive the run.
+    if (!request.dryRun)
+        rep.auditUnfinished = m_store->finishAudits();
     return finish();
 }
 

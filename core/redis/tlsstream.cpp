@@ -54,7 +54,7 @@ Expected<std::unique_ptr<TlsStream>, RedisError> TlsStream::open(const RedisEndp
     if (!files->ca.isEmpty())
         conf.setCaCertificates(files->ca); // only this CA: not the system's as well
     if (!files->cert.isNull()) {
-        conf.setLocalCertificate(files->cert);
+        conf.setLocalCertificateChain(files->certChain);
         conf.setPrivateKey(files->key);
     }
     conf.setPeerVerifyMode(endpoint.tls.insecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);

@@ -10,15 +10,17 @@ namespace {
 
 // The threads of checks whose runner went away while they ran (the console's dialog closed
 // mid-check). Each ends on its own — every step of a check is bounded by the configured
-// timeouts — and deletes itself; the application waits for any still running only as it exits,
-// after its windows are gone. Touched on the owners' (the GUI) thread only.
+// timeouts — and deletes itself; the application joins any still running as it exits (see
+// CheckThreadsJoin). Touched on the owners' (the GUI) thread only.
 QList<QThread *> &orphans()
 {
     static QList<QThread *> threads;
     return threads;
 }
 
-void waitForOrphans()
+} // namespace
+
+void CheckRunner::waitForOrphans()
 {
     const QList<QThread *> left = std::exchange(orphans(), {});
     for (QThread *t : left) {
@@ -26,8 +28,6 @@ void waitForOrphans()
         delete t;
     }
 }
-
-} // namespace
 
 // Runs one check at a time on the runner's thread; its answer is a queued signal, which Qt
 // drops if the runner is gone by then (a connection dies with its receiver).
@@ -45,11 +45,6 @@ CheckRunner::CheckRunner(QObject *parent)
     : QObject(parent), m_thread(new QThread), m_worker(new CheckWorker)
 {
     qRegisterMetaType<CheckReport>();
-    static const bool registered = [] {
-        qAddPostRoutine(waitForOrphans);
-        return true;
-    }();
-    Q_UNUSED(registered)
     m_thread->setObjectName(QStringLiteral("reclaim-check"));
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);

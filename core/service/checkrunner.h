@@ -28,6 +28,11 @@ public:
     // Starts a check of `config`; false (and nothing started) while one is in flight.
     bool start(const ReclaimConfig &config);
 
+    // Waits for the checks whose runner went away while they ran (each is bounded by its
+    // timeouts). Must run before the application object goes: a check still running while Qt
+    // tears itself down would use the SQL driver it unloads.
+    static void waitForOrphans();
+
 signals:
     void finished(const reclaim::CheckReport &report);
 
@@ -35,6 +40,15 @@ private:
     QThread *m_thread;
     CheckWorker *m_worker; // lives on m_thread; deleted when it finishes
     bool m_busy = false;
+};
+
+// Declared right after the application object, before the windows or loops that own check
+// runners: destroyed after them (so after any check is orphaned) and before the application.
+struct CheckThreadsJoin
+{
+    CheckThreadsJoin() = default;
+    ~CheckThreadsJoin() { CheckRunner::waitForOrphans(); }
+    Q_DISABLE_COPY_MOVE(CheckThreadsJoin)
 };
 
 } // namespace reclaim

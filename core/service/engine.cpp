@@ -37,7 +37,12 @@ Action Engine::approve(const Action &action, const Candidate &candidate, const A
     RecoveryRun run(m_config, store ? store->get() : nullptr,
                     store ? QString() : store.error().message, m_redis->queue, m_redis->queue,
                     m_redis->lock);
-    return run.runApproved(action, candidate, actor);
+    Action done = run.runApproved(action, candidate, actor);
+    // As at the end of a run: what the audit could not record when it happened, now or told.
+    if (store)
+        for (const QString &left : (*store)->finishAudits())
+            done.resultDetail += QStringLiteral("; ") + left;
+    return done;
 }
 
 Expected<Rejection, StoreError> Engine::reject(const Action &action, const Actor &actor)
@@ -105,6 +110,8 @@ QList<HeldDecision> Engine::approveHeld(const QList<qint64> &ids, const Actor &a
     for (qint64 id : ids) {
         m_redis->link.startRun();
         out << approveHeldAction(ports, **store, id, actor);
+        for (const QString &left : (*store)->finishAudits())
+            out.last().detail += QStringLiteral("; ") + left;
         if (each)
             each(out.last());
     }

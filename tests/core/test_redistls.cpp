@@ -251,6 +251,11 @@ private slots:
         QTest::addColumn<QString>("reason"); // empty: connects
         QTest::newRow("client certificate from the CA")
             << m_certs.clientCert() << m_certs.clientKey() << QString();
+        // #31 item 7: the server trusts only the CA; the intermediate is in the file.
+        QTest::newRow("client certificate from an intermediate, the chain in its file")
+            << m_certs.chainedClientCert() << m_certs.chainedClientKey() << QString();
+        QTest::newRow("the same certificate without its intermediate")
+            << m_certs.chainedClientLeaf() << m_certs.chainedClientKey() << "TLS";
         QTest::newRow("no client certificate") << QString() << QString() << "client certificate";
         QTest::newRow("client certificate from a CA the server does not trust")
             << m_certs.strangerCert() << m_certs.strangerKey() << "TLS";

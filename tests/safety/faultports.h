@@ -126,6 +126,7 @@ public:
         return m_store.applyAction(d, a, actor);
     }
     void auditOnly(const Action &a, const Actor &actor) override { m_store.auditOnly(a, actor); }
+    QStringList finishAudits() override { return m_store.finishAudits(); }
     Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &d,
                                                            const QString &id) override
     {

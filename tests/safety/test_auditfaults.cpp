@@ -10,6 +10,8 @@
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
+#include <QElapsedTimer>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
 #include <functional>
@@ -46,9 +48,10 @@ class TestAuditFaults : public QObject
 private:
     SandboxEnv m_env;
 
-    // One run on the real adapters with `hook` before the first requeue's row write.
+    // One run on the real adapters with `hook` before the first requeue's row write (and
+    // `progress`, when given, told each phase).
     RunReport runWith(const ReclaimConfig &config, const std::function<void(const Action &)> &hook,
-                      QString *hooked)
+                      QString *hooked, RunProgress *progress = nullptr)
     {
         RedisAdapters redis(config.redis, config.run);
         auto store = PgJobStore::open(config, false);
@@ -66,6 +69,7 @@ private:
         request.trigger = QStringLiteral("auditfaults");
         request.actor = Actor{
             QStringLiteral("test"), QStringLiteral("auditfaults"), QStringLiteral("test"), {}};
+        request.progress = progress;
         const RunReport report =
             RecoveryRun(config, &hookedStore, {}, redis.queue, redis.queue, redis.lock)
                 .run(request);
@@ -144,6 +148,87 @@ private slots:
             QCOMPARE(byAction.value(x.id), actionResultName(x.result));
         }
         QVERIFY(!byAction.values().contains(QStringLiteral("started")));
+    }
+
+    // #31 item 3: an audit completion PostgreSQL could not take when it happened (another
+    // session holds reclaim.audit locked, so every statement on it is cut by the watchdog) is
+    // kept for a later chance; the run writes it before it ends once it can, and otherwise
+    // says so in its report. Never left only in the memory of a store that ends with the run.
+    void aDeferredAuditCompletionIsWrittenOrReported_data()
+    {
+        QTest::addColumn<bool>("unlockedBeforeTheEnd");
+        QTest::newRow("PostgreSQL takes it before the run ends") << true;
+        QTest::newRow("it never does: reported") << false;
+    }
+    void aDeferredAuditCompletionIsWrittenOrReported()
+    {
+        QFETCH(bool, unlockedBeforeTheEnd);
+        SeededIncident incident(m_env, 5, 1, false);
+        QVERIFY(incident.ready());
+        ReclaimConfig config = sampleConfig(m_env);
+        config.run.postgresTimeout = std::chrono::milliseconds(500);
+        config.run.lockTtl = std::chrono::seconds(120);
+
+        // Another session locks the audit table from the first requeue's write on.
+        QProcess blocker;
+        blocker.setProcessChannelMode(QProcess::MergedChannels);
+        const auto lockAudit = [&](const Action &) {
+            blocker.start(QStringLiteral("psql"),
+                          {QStringLiteral("-X"), QStringLiteral("-q"), QStringLiteral("-v"),
+                           QStringLiteral("ON_ERROR_STOP=1"), m_env.pgUrl});
+            QVERIFY(blocker.waitForStarted(10000));
+            blocker.write("BEGIN;\nLOCK TABLE reclaim.audit IN ACCESS EXCLUSIVE MODE;\n"
+                          "SELECT 'locked';\n");
+            QElapsedTimer t;
+            t.start();
+            while (!blocker.readAll().contains("locked") && t.elapsed() < 10000)
+                blocker.waitForReadyRead(200);
+        };
+        const auto unlock = [&] {
+            if (blocker.state() != QProcess::Running)
+                return;
+            blocker.write("ROLLBACK;\n\\q\n");
+            blocker.closeWriteChannel();
+            blocker.waitForFinished(10000);
+        };
+        // Every action has run by the release phase; only the run's last step comes after it.
+        struct UnlockAtRelease final : RunProgress
+        {
+            std::function<void()> unlock;
+            bool enabled = false;
+            void phase(const QString &phase, int, int) override
+            {
+                if (enabled && phase == QLatin1String("release"))
+                    unlock();
+            }
+        } progress;
+        progress.unlock = unlock;
+        progress.enabled = unlockedBeforeTheEnd;
+
+        QString hooked;
+        const RunReport report = runWith(config, lockAudit, &hooked, &progress);
+        unlock();
+        QVERIFY2(!hooked.isEmpty(), "the run planned no requeue");
+        const Action *a = actionById(report, hooked);
+        QVERIFY(a);
+        QCOMPARE(actionResultName(a->result), QStringLiteral("error"));
+        const auto audit = sql(m_env,
+                               QStringLiteral("SELECT result FROM reclaim.audit WHERE domain = ? "
+                                              "AND row_id = ?"),
+                               {a->domain, a->rowId});
+        QCOMPARE(audit.size(), 1);
+        if (unlockedBeforeTheEnd) {
+            QCOMPARE(audit.first().at(0).toString(), QStringLiteral("error"));
+            QVERIFY2(report.auditUnfinished.isEmpty(),
+                     qPrintable(report.auditUnfinished.join(QLatin1Char('\n'))));
+        } else {
+            QCOMPARE(audit.first().at(0).toString(), QStringLiteral("started"));
+            bool told = false;
+            for (const QString &left : report.auditUnfinished)
+                told |= left.contains(a->id) && left.contains(QLatin1String("error"));
+            QVERIFY2(told, qPrintable(report.auditUnfinished.join(QLatin1Char('\n'))));
+            QVERIFY(report.toJson().contains(QStringLiteral("auditUnfinished")));
+        }
     }
 
     void aRequeueWhoseJobFinishedBeforeTheWriteIsCountedByTheBudget()

@@ -55,10 +55,11 @@ bool TestCerts::keyAndRequest(const QString &base, const QString &cn, bool rsa)
     return openssl(args);
 }
 
-bool TestCerts::sign(const QString &base, const QString &caBase, const QString &san)
+bool TestCerts::sign(const QString &base, const QString &caBase, const QString &san,
+                     const QByteArray &extra)
 {
     const QString ext = base + QStringLiteral(".ext");
-    if (!writeFile(ext, "subjectAltName=" + san.toUtf8() + "\n"))
+    if (!writeFile(ext, "subjectAltName=" + san.toUtf8() + "\n" + extra))
         return false;
     return openssl(
         {QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"),
@@ -84,8 +85,25 @@ bool TestCerts::make(const QString &dir)
               QStringLiteral("DNS:reclaim-client")) ||
         !keyAndRequest(QStringLiteral("stranger"), QStringLiteral("stranger"), false) ||
         !sign(QStringLiteral("stranger"), QStringLiteral("other-ca"),
-              QStringLiteral("DNS:stranger")))
+              QStringLiteral("DNS:stranger")) ||
+        !keyAndRequest(QStringLiteral("intermediate"), QStringLiteral("Reclaim Test Issuing CA"),
+                       false) ||
+        !sign(QStringLiteral("intermediate"), QStringLiteral("ca"),
+              QStringLiteral("DNS:intermediate"),
+              "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n") ||
+        !keyAndRequest(QStringLiteral("chained-client"), QStringLiteral("reclaim-chained"),
+                       false) ||
+        !sign(QStringLiteral("chained-client"), QStringLiteral("intermediate"),
+              QStringLiteral("DNS:reclaim-chained")))
         return false;
+    {
+        QFile leaf(path(QStringLiteral("chained-client.pem")));
+        QFile issuer(path(QStringLiteral("intermediate.pem")));
+        if (!leaf.open(QIODevice::ReadOnly) || !issuer.open(QIODevice::ReadOnly) ||
+            !writeFile(QStringLiteral("chained-client-chain.pem"),
+                       leaf.readAll() + issuer.readAll()))
+            return false;
+    }
     // Expired: x509 -req of OpenSSL 3.0 cannot set a start date in the past; `openssl ca` can.
     if (!QDir(m_dir).mkpath(QStringLiteral("cadb")) ||
         !writeFile(QStringLiteral("cadb/index.txt"), {}) ||

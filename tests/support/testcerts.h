@@ -29,13 +29,21 @@ public:
     // A client certificate from the other CA, which the server does not trust.
     QString strangerCert() const { return path(QStringLiteral("stranger.pem")); }
     QString strangerKey() const { return path(QStringLiteral("stranger.key")); }
+    // A client certificate from an intermediate CA the CA signed, in one file with that
+    // intermediate (leaf first): a server that trusts only the CA verifies it only if the
+    // client sends the whole chain.
+    QString chainedClientCert() const { return path(QStringLiteral("chained-client-chain.pem")); }
+    QString chainedClientKey() const { return path(QStringLiteral("chained-client.key")); }
+    // The same certificate alone, without its intermediate.
+    QString chainedClientLeaf() const { return path(QStringLiteral("chained-client.pem")); }
 
 private:
     bool openssl(const QStringList &args);
     bool writeFile(const QString &name, const QByteArray &text);
     bool selfSignedCa(const QString &base, const QString &cn);
     bool keyAndRequest(const QString &base, const QString &cn, bool rsa);
-    bool sign(const QString &base, const QString &caBase, const QString &san);
+    bool sign(const QString &base, const QString &caBase, const QString &san,
+              const QByteArray &extra = {});
 
     QString m_dir;
     QString m_error;

@@ -2,6 +2,7 @@
 // check runs on a thread of its own, the UI thread never waits), the items then appear in the
 // list with a status and an icon each, and an unreachable Redis lists failures, not passes.
 #include "connectiondialog.h"
+#include "service/checkrunner.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
@@ -140,6 +141,7 @@ private slots:
         QVERIFY2(closing.elapsed() < 3000,
                  qPrintable(QStringLiteral("closing took %1 ms").arg(closing.elapsed())));
         silent.close(); // the connects still queued are reset: the orphaned check ends soon
+        CheckRunner::waitForOrphans(); // as the console's CheckThreadsJoin does at exit
     }
 };
 
