@@ -290,6 +290,34 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
     return ids;
 }
 
+namespace {
+
+// One entry from state `from` to `to`, only if it is in `from` now (the conditional write two
+// operators race on), with its event: true moved, false it was not in `from`, nullopt a
+// statement failed (the caller rolls back).
+std::optional<bool> moveHeldState(QSqlQuery &q, qint64 id, HeldState from, HeldState to,
+                                  const Actor &by, const QString &detail)
+{
+    q.prepare(QStringLiteral("UPDATE reclaim.held_action SET state = ?, state_by = ?, "
+                             "state_at = now(), state_detail = ? WHERE id = ? AND state = ? "
+                             "RETURNING id"));
+    for (const QVariant &v : QVariantList{heldStateName(to), sqlText(actorName(by)),
+                                          sqlText(detail), id, heldStateName(from)})
+        q.addBindValue(v);
+    if (!q.exec())
+        return std::nullopt;
+    if (!q.next())
+        return false;
+    if (!appendEvents(
+            q,
+            QJsonArray{QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("detail"), detail}}},
+            heldStateName(to), by))
+        return std::nullopt;
+    return true;
+}
+
+} // namespace
+
 Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, HeldState to,
                                                const Actor &by, const QString &detail)
 {
@@ -305,21 +333,11 @@ Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, He
     };
     // The claim is the conditional write: of two approvers, one changes the row, the other
     // changes nothing and reads who did.
-    q.prepare(QStringLiteral("UPDATE reclaim.held_action SET state = ?, state_by = ?, "
-                             "state_at = now(), state_detail = ? WHERE id = ? AND state = 'held' "
-                             "RETURNING id"));
-    for (const QVariant &v :
-         QVariantList{heldStateName(to), sqlText(actorName(by)), sqlText(detail), id})
-        q.addBindValue(v);
-    if (!q.exec())
+    const auto moved = moveHeldState(q, id, HeldState::Held, to, by, detail);
+    if (!moved)
         return fail(QStringLiteral("writing: ") + what);
     HeldClaim claim;
-    claim.claimed = q.next();
-    if (claim.claimed && !appendEvents(q,
-                                       QJsonArray{QJsonObject{{QStringLiteral("id"), id},
-                                                              {QStringLiteral("detail"), detail}}},
-                                       heldStateName(to), by))
-        return fail(QStringLiteral("recording: ") + what);
+    claim.claimed = *moved;
     q.prepare(QStringLiteral("SELECT %1 FROM reclaim.held_action WHERE id = ?").arg(kColumns));
     q.addBindValue(id);
     if (!q.exec())
@@ -344,20 +362,10 @@ Expected<bool, StoreError> writeApprovedSettled(PgConnection &conn, qint64 id, H
         db.rollback();
         return unexpected(e);
     };
-    q.prepare(QStringLiteral("UPDATE reclaim.held_action SET state = ?, state_by = ?, "
-                             "state_at = now(), state_detail = ? WHERE id = ? AND state = "
-                             "'approved' RETURNING id"));
-    for (const QVariant &v :
-         QVariantList{heldStateName(to), sqlText(actorName(by)), sqlText(detail), id})
-        q.addBindValue(v);
-    if (!q.exec())
+    const auto moved = moveHeldState(q, id, HeldState::Approved, to, by, detail);
+    if (!moved)
         return fail(what);
-    const bool settled = q.next();
-    if (settled && !appendEvents(q,
-                                 QJsonArray{QJsonObject{{QStringLiteral("id"), id},
-                                                        {QStringLiteral("detail"), detail}}},
-                                 heldStateName(to), by))
-        return fail(QStringLiteral("recording: ") + what);
+    const bool settled = *moved;
     if (!db.commit())
         return unexpected(conn.failure(QStringLiteral("committing: ") + what));
     return settled;
