@@ -22,9 +22,9 @@ namespace {
 
 constexpr int kPageSize = 200;
 
-const char *const kResults[] = {"applied",          "stale",     "fenced",
-                                "enqueue-failed",   "dropped",   "rejected",
-                                "rejection-undone", "lock-lost", "error"};
+const char *const kResults[] = {"started",        "applied", "stale",    "fenced",
+                                "enqueue-failed", "dropped", "rejected", "rejection-undone",
+                                "lock-lost",      "unknown", "error"};
 
 // Seconds back from now for each "since" choice (0: any time).
 const std::pair<const char *, int> kSince[] = {

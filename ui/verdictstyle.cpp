@@ -161,6 +161,8 @@ QString actionResultText(ActionResult r)
         return QStringLiteral("rejected");
     case ActionResult::LockLost:
         return QStringLiteral("lock lost");
+    case ActionResult::Unknown:
+        return QStringLiteral("unknown");
     case ActionResult::Error:
         return QStringLiteral("error");
     }
@@ -194,6 +196,7 @@ QColor actionResultColor(ActionResult r)
     case ActionResult::Fenced:
     case ActionResult::EnqueueFailed:
     case ActionResult::LockLost:
+    case ActionResult::Unknown:
     case ActionResult::Error:
         return QColor(0xb7, 0x1c, 0x1c);
     }
@@ -217,6 +220,8 @@ QIcon actionResultIcon(ActionResult r)
     case ActionResult::LockLost:
     case ActionResult::Error:
         return cachedIcon(r, Shape::Square, actionResultColor(r), QStringLiteral("!"));
+    case ActionResult::Unknown:
+        return cachedIcon(r, Shape::Square, actionResultColor(r), QStringLiteral("?"));
     }
     return {};
 }
@@ -245,6 +250,10 @@ QString actionResultMeaning(ActionResult r)
             "it again.");
     case ActionResult::LockLost:
         return QStringLiteral("The lock expired or changed hands; no write issued.");
+    case ActionResult::Unknown:
+        return QStringLiteral(
+            "Sent, never answered: the job may or may not be back in its queue. The row was left "
+            "as it was; the next run looks the job up again.");
     case ActionResult::Error:
         return QStringLiteral("The database write failed; nothing committed.");
     }

@@ -7,10 +7,11 @@ namespace reclaim {
 
 namespace {
 
-constexpr ActionResult kAllResults[] = {
-    ActionResult::Pending,  ActionResult::Applied,       ActionResult::Stale,
-    ActionResult::Fenced,   ActionResult::EnqueueFailed, ActionResult::Dropped,
-    ActionResult::Rejected, ActionResult::LockLost,      ActionResult::Error};
+constexpr ActionResult kAllResults[] = {ActionResult::Pending,       ActionResult::Applied,
+                                        ActionResult::Stale,         ActionResult::Fenced,
+                                        ActionResult::EnqueueFailed, ActionResult::Dropped,
+                                        ActionResult::Rejected,      ActionResult::LockLost,
+                                        ActionResult::Unknown,       ActionResult::Error};
 
 LogLevel levelFor(RunReport::Outcome outcome)
 {
@@ -38,6 +39,7 @@ LogLevel levelFor(ActionResult result)
     case ActionResult::Fenced:
     case ActionResult::EnqueueFailed:
     case ActionResult::LockLost:
+    case ActionResult::Unknown:
     case ActionResult::Error:
         return LogLevel::Warn;
     }

@@ -10,10 +10,11 @@ constexpr RunReport::Outcome kOutcomes[] = {
     RunReport::Outcome::Completed, RunReport::Outcome::SkippedLockHeld,
     RunReport::Outcome::SkippedUnreachable, RunReport::Outcome::Failed};
 constexpr ActionKind kKinds[] = {ActionKind::Requeue, ActionKind::Fail};
-constexpr ActionResult kResults[] = {
-    ActionResult::Pending,  ActionResult::Applied,       ActionResult::Stale,
-    ActionResult::Fenced,   ActionResult::EnqueueFailed, ActionResult::Dropped,
-    ActionResult::Rejected, ActionResult::LockLost,      ActionResult::Error};
+constexpr ActionResult kResults[] = {ActionResult::Pending,       ActionResult::Applied,
+                                     ActionResult::Stale,         ActionResult::Fenced,
+                                     ActionResult::EnqueueFailed, ActionResult::Dropped,
+                                     ActionResult::Rejected,      ActionResult::LockLost,
+                                     ActionResult::Unknown,       ActionResult::Error};
 constexpr Verdict kVerdicts[] = {Verdict::Scheduled, Verdict::Absent, Verdict::Unknown};
 
 // Label values may hold anything a configuration names (domain names): escape per the format.

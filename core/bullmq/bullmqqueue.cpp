@@ -3,6 +3,7 @@
 #include "bullmq/bullmqkeys.h"
 #include "bullmq/bullmqlayout.h"
 #include "bullmq/bullmqscripts.h"
+#include "bullmq/jobenqueue.h"
 #include "bullmq/probetrips.h"
 
 #include <algorithm>
@@ -265,60 +266,19 @@ BullmqQueue::prioritizedSince(const QString &keyPrefix, const QString &queue, co
 
 Expected<EnqueueOutcome, RedisError> BullmqQueue::enqueue(const EnqueueRequest &request)
 {
-    const JobRef &job = request.job;
+    return enqueueMany({request}).first();
+}
+
+QList<Expected<EnqueueOutcome, RedisError>>
+BullmqQueue::enqueueMany(const QList<EnqueueRequest> &requests)
+{
+    if (requests.isEmpty())
+        return {};
     auto conn = m_link.connection();
     if (!conn)
-        return unexpected(conn.error());
-    const auto k = [&](const char *s) {
-        return bullmq::queueKey(job.keyPrefix, job.queue, QLatin1String(s));
-    };
-    // Which release laid the queue out decides what its add writes: an unknown (newer) one, or
-    // a queue no BullMQ Queue has stamped (unless its domain says which major to assume), is
-    // refused rather than guessed. The script checks the stamp is still the same when it
-    // writes: a Queue that stamps another version in between makes it refuse.
-    auto stamp =
-        (*conn)->command({QByteArrayLiteral("HGET"), k("meta"), QByteArrayLiteral("version")});
-    if (!stamp)
-        return unexpected(stamp.error());
-    const BullmqLayout layout =
-        BullmqLayout::forWriting(stamp->toText(), request.familyIfUnstamped);
-    if (!layout.writable())
-        return unexpected(RedisError{RedisError::Kind::Layout, layout.refusal(job.queue)});
-    auto r = bullmq::scripts::enqueue().runOne(
-        **conn,
-        {k("wait"), k("paused"), k("meta"), k("id"), k("completed"), k("failed"), k("delayed"),
-         k("prioritized"), k("waiting-children"), k("active"), k("events"), k("marker"),
-         bullmq::queueKey(job.keyPrefix, job.queue, job.jobId), m_generationKey, k("pc")},
-        {job.jobId.toUtf8(), request.name.toUtf8(), request.data,
-         QByteArray::number(request.timestampMs), QByteArray::number(request.generation),
-         layout.familyTag().toUtf8(), layout.version.toUtf8(), request.options});
-    if (!r)
-        return unexpected(r.error());
-    if (!r->isArray() || r->elements.size() < 2)
-        return unexpected(RedisError::unexpectedReply(QStringLiteral("enqueue")));
-    EnqueueOutcome out;
-    const QString what = r->elements.at(0).toText();
-    if (what == QLatin1String("enqueued") && r->elements.size() == 3) {
-        out.enqueued = true;
-        out.replacedState = r->elements.at(1).toText();
-        out.options = r->elements.at(2).toBytes().value_or(QByteArray());
-        if (layout.assumed)
-            out.assumedLayout = layout.describe();
-    } else if (what == QLatin1String("layout-changed")) {
-        return unexpected(RedisError{
-            RedisError::Kind::Layout,
-            QStringLiteral("queue %1: its BullMQ version changed from '%2' to '%3' just before "
-                           "the requeue; nothing written")
-                .arg(job.queue, layout.version, r->elements.at(1).toText())});
-    } else if (what == QLatin1String("fenced")) {
-        out.fenced = true;
-        out.currentGeneration = r->elements.at(1).toText().toLongLong();
-    } else if (what == QLatin1String("runnable")) {
-        out.runnableState = r->elements.at(1).toText();
-    } else {
-        return unexpected(RedisError::unexpectedReply(QStringLiteral("enqueue")));
-    }
-    return out;
+        return QList<Expected<EnqueueOutcome, RedisError>>(requests.size(),
+                                                           unexpected(conn.error()));
+    return bullmq::enqueueJobs(**conn, m_generationKey, requests);
 }
 
 } // namespace reclaim

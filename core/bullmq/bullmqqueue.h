@@ -34,6 +34,9 @@ public:
     // Same id, retained job (SPEC §4): a retained completed/failed job under the id is removed
     // and the job added in one script, which answers what it found and what it left runnable.
     Expected<EnqueueOutcome, RedisError> enqueue(const EnqueueRequest &request) override;
+    // The whole batch in two round trips (bullmq/jobenqueue.h).
+    QList<Expected<EnqueueOutcome, RedisError>>
+    enqueueMany(const QList<EnqueueRequest> &requests) override;
 
 private:
     Expected<ScanPage, RedisError> readPage(const QString &keyPrefix, const QString &queue,

@@ -26,6 +26,8 @@ QString actionResultName(ActionResult r)
         return QStringLiteral("rejected");
     case ActionResult::LockLost:
         return QStringLiteral("lock-lost");
+    case ActionResult::Unknown:
+        return QStringLiteral("unknown");
     case ActionResult::Error:
         return QStringLiteral("error");
     }

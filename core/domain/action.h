@@ -25,6 +25,8 @@ enum class ActionResult
     Dropped,       // re-checked before running and no longer ABSENT, or the lock was busy
     Rejected,      // an operator said no (recorded; not offered again while the row is unchanged)
     LockLost,      // the run's lock expired or changed hands; no write issued
+    Unknown,       // sent, never answered: whether the job was enqueued (or the row written) is not
+                   // known; the row was left as it was, and the next run looks again
     Error,         // the database write itself failed (nothing committed), or the plan could not
                    // be settled (the restore query failed or returned no JSON object): nothing
                    // enqueued or written

@@ -135,6 +135,52 @@ public:
     virtual Expected<WriteOutcome, StoreError>
     applyAction(const DomainConfig &domain, const Action &action, const Actor &actor) = 0;
 
+    // Executing in batches (#30): recordIntent, applyAction and auditOnly for many actions of
+    // one domain (distinct rows) at once. The defaults go one action at a time; the PostgreSQL
+    // store takes a few statements per batch.
+    //
+    // Every attempt recorded, or (on error) none: the audit ids, in the order of `actions`.
+    virtual Expected<QList<qint64>, StoreError> recordIntents(const QList<const Action *> &actions,
+                                                              const Actor &actor)
+    {
+        QList<qint64> ids;
+        for (const Action *a : actions) {
+            auto id = recordIntent(*a, actor);
+            if (!id) {
+                // Those already recorded will not be attempted: say so on their audit rows.
+                for (qsizetype i = 0; i < ids.size(); ++i) {
+                    Action undone = *actions.at(i);
+                    undone.auditId = ids.at(i);
+                    undone.result = ActionResult::Error;
+                    undone.resultDetail = QStringLiteral("not attempted: recording the batch "
+                                                         "failed: %1")
+                                              .arg(id.error().message);
+                    auditOnly(undone, actor);
+                }
+                return unexpected(id.error());
+            }
+            ids << *id;
+        }
+        return ids;
+    }
+    // Each action's write outcome, in order (the PostgreSQL store: one transaction for the
+    // batch, so an error is every action's error and nothing was committed).
+    virtual QList<Expected<WriteOutcome, StoreError>>
+    applyActions(const DomainConfig &domain, const QList<const Action *> &actions,
+                 const Actor &actor)
+    {
+        QList<Expected<WriteOutcome, StoreError>> out;
+        out.reserve(actions.size());
+        for (const Action *a : actions)
+            out << applyAction(domain, *a, actor);
+        return out;
+    }
+    virtual void auditOnlyMany(const QList<const Action *> &actions, const Actor &actor)
+    {
+        for (const Action *a : actions)
+            auditOnly(*a, actor);
+    }
+
     // Records the result of an action whose row was not written (enqueue failed, dropped, row
     // write failed, ...): completes its audit row (action.auditId) or appends one. An enqueue
     // that left nothing runnable (enqueue-failed, dropped) gives its retry-budget use back.

@@ -4,6 +4,7 @@
 #include "ports/queueinspector.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 
 namespace reclaim {
@@ -51,6 +52,20 @@ public:
     // same atomic step as the write: a stale run that resumes after a newer one started writes
     // nothing to the queue.
     virtual Expected<EnqueueOutcome, RedisError> enqueue(const EnqueueRequest &request) = 0;
+
+    // Many jobs at once (#30: a batch of a mass recovery), each with its own answer, in order,
+    // each fenced on its own. An error of kind Unanswered means the job may have been enqueued
+    // (the request was sent, its reply never came); any other error, that it was not. The
+    // default asks one at a time; the BullMQ writer pipelines the whole batch.
+    virtual QList<Expected<EnqueueOutcome, RedisError>>
+    enqueueMany(const QList<EnqueueRequest> &requests)
+    {
+        QList<Expected<EnqueueOutcome, RedisError>> out;
+        out.reserve(requests.size());
+        for (const EnqueueRequest &r : requests)
+            out << enqueue(r);
+        return out;
+    }
 };
 
 } // namespace reclaim

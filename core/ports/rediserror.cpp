@@ -31,6 +31,8 @@ QString RedisError::kindName(Kind kind)
         return QStringLiteral("auth");
     case Kind::NoPermission:
         return QStringLiteral("no-permission");
+    case Kind::Unanswered:
+        return QStringLiteral("unanswered");
     }
     return QStringLiteral("unknown");
 }

@@ -23,6 +23,7 @@ struct RedisError
         Tls,          // the TLS handshake or session failed: certificate, host name, protocol
         Auth,         // the server refused the user name and password (or asked for them)
         NoPermission, // the ACL user may not run this command or touch these keys (NOPERM)
+        Unanswered,   // the command was sent but its reply never came: it may or may not have run
     };
 
     Kind kind = Kind::Io;

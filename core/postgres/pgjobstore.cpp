@@ -9,9 +9,11 @@
 #include "postgres/reclaimschema.h"
 #include "postgres/rejectionlog.h"
 
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
+#include <algorithm>
 #include <utility>
 
 namespace reclaim {
@@ -269,6 +271,95 @@ void PgJobStore::auditOnly(const Action &a, const Actor &actor)
     }
     if (a.auditId != 0)
         m_unfinished << PendingFinish{a, actor};
+}
+
+namespace {
+
+// Whether every action names a distinct row of its domain (a batch's set statements tie their
+// answers back to actions by row).
+bool distinctRows(const QList<const Action *> &actions)
+{
+    QSet<QString> seen;
+    for (const Action *a : actions) {
+        const QString key = a->domain + QChar(0) + a->rowId;
+        if (seen.contains(key))
+            return false;
+        seen.insert(key);
+    }
+    return true;
+}
+
+} // namespace
+
+Expected<QList<qint64>, StoreError> PgJobStore::recordIntents(const QList<const Action *> &actions,
+                                                              const Actor &actor)
+{
+    if (!distinctRows(actions))
+        return JobStore::recordIntents(actions, actor);
+    return watched([&]() -> Expected<QList<qint64>, StoreError> {
+        if (m_readOnly)
+            return unexpected(StoreError{QStringLiteral("the store is read-only")});
+        finishPending();
+        return reclaim::recordIntents(live(), actions, actor);
+    });
+}
+
+QList<Expected<WriteOutcome, StoreError>>
+PgJobStore::applyActions(const DomainConfig &d, const QList<const Action *> &actions,
+                         const Actor &actor)
+{
+    const bool audited = std::all_of(actions.cbegin(), actions.cend(),
+                                     [](const Action *a) { return a->auditId != 0; });
+    if (actions.isEmpty() || !audited || !distinctRows(actions))
+        return JobStore::applyActions(d, actions, actor);
+    auto written = watched([&]() -> Expected<QList<WriteOutcome>, StoreError> {
+        if (m_readOnly)
+            return unexpected(StoreError{QStringLiteral("the store is read-only")});
+        PgConnection &conn = live();
+        auto types = m_rowKeyTypes.constFind(d.name);
+        if (types == m_rowKeyTypes.constEnd()) {
+            auto read = readRowKeyTypes(conn, d);
+            if (!read)
+                return unexpected(read.error());
+            types = m_rowKeyTypes.insert(d.name, *read);
+        }
+        return writeActions(conn, d, *types, actions);
+    });
+    QList<Expected<WriteOutcome, StoreError>> out;
+    out.reserve(actions.size());
+    for (qsizetype i = 0; i < actions.size(); ++i)
+        out << (written ? Expected<WriteOutcome, StoreError>(written->at(i))
+                        : Expected<WriteOutcome, StoreError>(unexpected(written.error())));
+    return out;
+}
+
+void PgJobStore::auditOnlyMany(const QList<const Action *> &actions, const Actor &actor)
+{
+    if (m_readOnly || actions.isEmpty())
+        return;
+    QList<const Action *> started;
+    for (const Action *a : actions) {
+        if (a->auditId == 0)
+            auditOnly(*a, actor); // nothing recorded before: an audit row of its own
+        else
+            started << a;
+    }
+    if (started.isEmpty())
+        return;
+    finishPending();
+    // Best effort, as auditOnly: one retry on a new connection, then kept for a later chance.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        QSqlQuery q(live().database());
+        m_watchdog.arm(m_conn->socket(), m_callLimit);
+        const bool done = finishAuditSet(q, started);
+        m_watchdog.disarm();
+        if (done)
+            return;
+        if (m_conn->alive())
+            break;
+    }
+    for (const Action *a : started)
+        m_unfinished << PendingFinish{*a, actor};
 }
 
 QStringList PgJobStore::finishAudits()

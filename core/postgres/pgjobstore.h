@@ -7,6 +7,7 @@
 #include "config/reclaimconfig.h"
 #include "ports/heldactionstore.h"
 #include "ports/jobstore.h"
+#include "postgres/batchwrite.h"
 #include "postgres/pgconnection.h"
 #include "postgres/pgwatchdog.h"
 
@@ -45,6 +46,13 @@ public:
     Expected<WriteOutcome, StoreError> applyAction(const DomainConfig &domain, const Action &action,
                                                    const Actor &actor) override;
     void auditOnly(const Action &action, const Actor &actor) override;
+    // In sets: postgres/batchwrite.cpp.
+    Expected<QList<qint64>, StoreError> recordIntents(const QList<const Action *> &actions,
+                                                      const Actor &actor) override;
+    QList<Expected<WriteOutcome, StoreError>> applyActions(const DomainConfig &domain,
+                                                           const QList<const Action *> &actions,
+                                                           const Actor &actor) override;
+    void auditOnlyMany(const QList<const Action *> &actions, const Actor &actor) override;
     QStringList finishAudits() override;
     Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &domain,
                                                            const QString &rowId) override;
@@ -94,6 +102,7 @@ private:
     bool m_readOnly;
     bool m_migrated = false;
     QList<PendingFinish> m_unfinished;
+    QHash<QString, RowKeyTypes> m_rowKeyTypes; // by domain name, read once per store
     std::chrono::milliseconds m_callLimit;
     PgWatchdog m_watchdog;
 };

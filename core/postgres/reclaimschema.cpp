@@ -50,6 +50,9 @@ QStringList reclaimSchemaStatements()
                        "WHERE table_schema = 'reclaim' AND table_name = 'requeue' "
                        "AND column_name = 'audit_id') THEN "
                        "ALTER TABLE reclaim.requeue ADD COLUMN audit_id bigint; END IF; END$$"),
+        // A batch's audit completions give budget uses back by audit id.
+        QStringLiteral(
+            "CREATE INDEX IF NOT EXISTS requeue_audit_idx ON reclaim.requeue (audit_id)"),
     };
     // Operators' rejections (core/postgres/rejectionlog.cpp): a table of its own, added after
     // the first release, so every statement is additive and idempotent.

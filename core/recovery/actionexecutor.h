@@ -1,4 +1,5 @@
-// Stage 6: run one planned action — enqueue (requeue only), then the fenced conditional write.
+// Stage 6: run planned actions — enqueue (requeues), then the fenced conditional writes — in
+// batches of one domain (#30), each action keeping its own result.
 #pragma once
 
 #include "config/domainconfig.h"
@@ -7,13 +8,25 @@
 #include "ports/jobstore.h"
 #include "ports/queuewriter.h"
 
+#include <QList>
+
 namespace reclaim {
 
-// Fills in the action's result. Records the attempt (its audit row, and a requeue's use of the
-// retry budget) before trying anything and completes it afterwards, so a row write that fails
-// after the enqueue is still audited ("enqueued, row write failed: ...") and counted. Never
-// writes the row if the enqueue failed, never writes a job row once the lease is lost, and
-// reports 0 rows as Stale without touching the parent.
+// How many actions one batch takes: a few round trips to each server per batch, and a
+// transaction short enough that a worker's update waits on it only briefly.
+inline constexpr qsizetype kExecuteBatch = 500;
+
+// Fills in each action's result. Per batch: the lease confirmed; every attempt recorded (its
+// audit row, and a requeue's use of the retry budget) before anything is tried; the requeues
+// enqueued together; the lease confirmed again; then the rows of what was enqueued (and every
+// FAIL) written in one transaction, each on its own condition, and what was not written
+// audited with why. Never writes a row whose enqueue failed or went unanswered, never writes
+// once the lease is lost, and reports 0 rows as Stale without touching the parent. `batch`:
+// actions of `domain`, on distinct rows.
+void executeBatch(const DomainConfig &domain, const QList<Action *> &batch, JobStore &store,
+                  QueueWriter &writer, LockLease &lease, const Actor &actor);
+
+// One action: a batch of one.
 void executeAction(const DomainConfig &domain, Action &action, JobStore &store, QueueWriter &writer,
                    LockLease &lease, const Actor &actor);
 

@@ -53,6 +53,7 @@ std::optional<HeldTransition> byAction(const HeldAction &h, const Action &a, con
     case ActionResult::Fenced:
     case ActionResult::EnqueueFailed:
     case ActionResult::LockLost:
+    case ActionResult::Unknown:
     case ActionResult::Error:
         return std::nullopt; // tried and failed without deciding anything: still waiting
     }

@@ -179,20 +179,30 @@ RunReport RecoveryRun::run(const RunRequest &request)
     holdDomainsOverGuard(m_config, rep, inspector);
     rep.phases.planMs = lap(phase);
 
-    // 6. Execute, each action on its own: only what its policy lets run on its own, never one
-    // held by its policy or the guard.
+    // 6. Execute what its policy lets run on its own (never one held by its policy or the
+    // guard), in batches of one domain: a few round trips per batch, not per action, and the
+    // lease confirmed between batches, so a lost lease stops at the next boundary.
     Actor actor = request.actor;
     actor.runId = rep.runId;
     if (request.executeActions && !request.dryRun) {
-        for (qsizetype i = 0; i < rep.actions.size(); ++i) {
+        qsizetype next = 0;
+        while (next < rep.actions.size()) {
             if (request.stopRequested && request.stopRequested->load())
                 break;
-            Action &a = rep.actions[i];
-            if (!a.runsOnItsOwn())
-                continue;
-            report(request, QStringLiteral("execute"), static_cast<int>(i),
+            report(request, QStringLiteral("execute"), static_cast<int>(next),
                    static_cast<int>(rep.actions.size()));
-            executeAction(*m_config.domain(a.domain), a, *m_store, m_writer, lease, actor);
+            QList<Action *> batch;
+            while (next < rep.actions.size() && batch.size() < kExecuteBatch) {
+                Action &a = rep.actions[next];
+                if (!batch.isEmpty() && a.domain != batch.first()->domain)
+                    break;
+                ++next;
+                if (a.runsOnItsOwn())
+                    batch << &a;
+            }
+            if (!batch.isEmpty())
+                executeBatch(*m_config.domain(batch.first()->domain), batch, *m_store, m_writer,
+                             lease, actor);
         }
     }
     // 6b. Keep what waits for an operator beyond this run, and settle what this run saw move

@@ -59,6 +59,40 @@ Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisConnection &conn,
     return results;
 }
 
+QList<RedisResult> LuaScript::runEach(RedisConnection &conn,
+                                      const QList<RedisCommand> &commands) const
+{
+    QList<RedisResult> results = conn.exchange(commands);
+    nameScriptInRefusals(results);
+    QList<qsizetype> missing;
+    for (qsizetype i = 0; i < results.size(); ++i)
+        if (!results.at(i) && results.at(i).error().kind == RedisError::Kind::NoScript)
+            missing << i;
+    if (missing.isEmpty())
+        return results;
+
+    auto loaded = conn.command({QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("LOAD"), m_source});
+    if (!loaded) {
+        // The commands answered NOSCRIPT did not run, and are not sent again.
+        const RedisError notRun{loaded.error().kind == RedisError::Kind::Unanswered
+                                    ? RedisError::Kind::Io
+                                    : loaded.error().kind,
+                                QStringLiteral("not run: SCRIPT LOAD %1: %2")
+                                    .arg(QLatin1String(m_name), loaded.error().message)};
+        for (qsizetype i : missing)
+            results[i] = unexpected(notRun);
+        return results;
+    }
+    QList<RedisCommand> retry;
+    for (qsizetype i : missing)
+        retry << commands.at(i);
+    QList<RedisResult> again = conn.exchange(retry);
+    nameScriptInRefusals(again);
+    for (qsizetype j = 0; j < missing.size(); ++j)
+        results[missing.at(j)] = again.at(j);
+    return results;
+}
+
 RedisResult LuaScript::runOne(RedisConnection &conn, const QList<QByteArray> &keys,
                               const QList<QByteArray> &args) const
 {

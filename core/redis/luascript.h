@@ -22,6 +22,9 @@ public:
     // (the server restarted or flushed its scripts) are retried once after SCRIPT LOAD.
     Expected<QList<RedisResult>, RedisError> run(RedisConnection &conn,
                                                  const QList<RedisCommand> &commands) const;
+    // run() for writes (RedisConnection::exchange): one answer per command, always, where a
+    // connection lost halfway answers the commands it left without a reply Unanswered.
+    QList<RedisResult> runEach(RedisConnection &conn, const QList<RedisCommand> &commands) const;
     RedisResult runOne(RedisConnection &conn, const QList<QByteArray> &keys,
                        const QList<QByteArray> &args) const;
 

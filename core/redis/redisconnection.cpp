@@ -258,28 +258,35 @@ Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> 
 
 Expected<QList<RedisResult>, RedisError> RedisConnection::receive(qsizetype count)
 {
+    QList<RedisResult> results;
+    if (auto failed = receiveInto(count, results))
+        return unexpected(*failed);
+    return results;
+}
+
+std::optional<RedisError> RedisConnection::receiveInto(qsizetype count, QList<RedisResult> &results)
+{
     if (m_broken || (!m_ctx && !m_tls))
-        return unexpected(discarded());
+        return discarded();
     const auto outstanding = static_cast<qsizetype>(m_unanswered.size());
     if (count > outstanding)
-        return unexpected(RedisError{
+        return RedisError{
             RedisError::Kind::Protocol,
-            QStringLiteral("asked for %1 replies, %2 outstanding").arg(count).arg(outstanding)});
-    QList<RedisResult> results;
-    results.reserve(count);
+            QStringLiteral("asked for %1 replies, %2 outstanding").arg(count).arg(outstanding)};
+    results.reserve(results.size() + count);
     for (qsizetype i = 0; i < count; ++i) {
         RedisValue value;
         if (m_tls) {
             auto read = m_tls->readReply();
             if (!read) {
                 m_broken = true;
-                return unexpected(read.error());
+                return read.error();
             }
             value = std::move(*read);
         } else {
             void *raw = nullptr;
             if (redisGetReply(m_ctx.get(), &raw) != REDIS_OK)
-                return unexpected(takeContextError());
+                return takeContextError();
             ReplyPtr reply(raw);
             value = RedisValue::fromReply(static_cast<redisReply *>(raw));
         }
@@ -287,6 +294,30 @@ Expected<QList<RedisResult>, RedisError> RedisConnection::receive(qsizetype coun
         m_unanswered.pop_front();
         results.append(fromValue(std::move(value), name));
     }
+    return std::nullopt;
+}
+
+QList<RedisResult> RedisConnection::exchange(const QList<RedisCommand> &commands)
+{
+    QList<RedisResult> results;
+    const bool usable = !m_broken && (m_ctx || m_tls);
+    auto sent = send(commands);
+    std::optional<RedisError> failed;
+    if (sent)
+        failed = receiveInto(commands.size(), results);
+    else
+        failed = sent.error();
+    if (!failed)
+        return results;
+    // A connection already discarded sent nothing; one that failed while writing or reading
+    // may have delivered every command still unanswered.
+    const RedisError rest =
+        usable ? RedisError{RedisError::Kind::Unanswered,
+                            QStringLiteral("no reply from %1 (%2): the command may have run")
+                                .arg(m_endpointName, failed->message)}
+               : *failed;
+    while (results.size() < commands.size())
+        results.append(unexpected(rest));
     return results;
 }
 

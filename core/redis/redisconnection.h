@@ -12,6 +12,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 
 struct redisContext;
 
@@ -49,6 +50,12 @@ public:
     Expected<qsizetype, RedisError> send(const QList<RedisCommand> &commands);
     Expected<QList<RedisResult>, RedisError> receive(qsizetype count);
 
+    // pipeline() for writes, where a failure halfway must not hide what did happen: one answer
+    // per command, always. The replies read before the connection failed are kept; a command
+    // sent whose reply never came is answered RedisError::Unanswered (it may have run), one
+    // that was never sent (the connection was already gone) with that connection's error.
+    QList<RedisResult> exchange(const QList<RedisCommand> &commands);
+
     bool isBroken() const { return m_broken; }
     qint64 roundTrips() const { return m_roundTrips; }
     QString endpointName() const { return m_endpointName; }
@@ -65,6 +72,8 @@ private:
     RedisError takeContextError();
     RedisError discarded() const;
     RedisResult fromValue(RedisValue value, const QByteArray &command) const;
+    // Reads up to `count` replies into `results`; the connection's error where it failed first.
+    std::optional<RedisError> receiveInto(qsizetype count, QList<RedisResult> &results);
 
     std::unique_ptr<redisContext, ContextDeleter> m_ctx; // TCP and Unix sockets
     std::unique_ptr<TlsStream> m_tls;                    // rediss://

@@ -547,20 +547,27 @@ private slots:
 
     void stopRequestLeavesTheRestPending()
     {
+        // Actions run in batches of one domain: a stop asked while the first batch runs lets
+        // that batch finish and leaves the next one pending.
         World w;
         w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
         w.row(QStringLiteral("image"), QStringLiteral("ij_2"), {}, QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
         std::atomic_bool stop = false;
         CallbackProgress progress([&](const QString &phase, int done, int) {
             if (phase == QLatin1String("execute") && done == 0)
-                stop = true; // asked while the first action runs
+                stop = true; // asked while the first batch runs
         });
         RunRequest request;
         request.stopRequested = &stop;
         request.progress = &progress;
         const RunReport r = w.run(request);
-        QCOMPARE(r.count(ActionResult::Applied), 1);
-        QCOMPARE(r.count(ActionResult::Pending), 1);
+        QCOMPARE(r.actions.size(), 3);
+        const QString first = r.actions.first().domain; // the first batch: its domain's actions
+        for (const Action &a : r.actions)
+            QCOMPARE(a.result, a.domain == first ? ActionResult::Applied : ActionResult::Pending);
+        QCOMPARE(r.count(ActionResult::Applied), first == QLatin1String("image") ? 2 : 1);
         QCOMPARE(w.log.count(QStringLiteral("lock:release")), 1);
     }
 

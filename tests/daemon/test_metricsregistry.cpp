@@ -133,6 +133,7 @@ reclaim_actions_total{kind="fail",result="lock-lost"} 0
 reclaim_actions_total{kind="fail",result="pending"} 0
 reclaim_actions_total{kind="fail",result="rejected"} 0
 reclaim_actions_total{kind="fail",result="stale"} 1
+reclaim_actions_total{kind="fail",result="unknown"} 0
 reclaim_actions_total{kind="requeue",result="applied"} 1
 reclaim_actions_total{kind="requeue",result="dropped"} 0
 reclaim_actions_total{kind="requeue",result="enqueue-failed"} 0
@@ -142,6 +143,7 @@ reclaim_actions_total{kind="requeue",result="lock-lost"} 0
 reclaim_actions_total{kind="requeue",result="pending"} 0
 reclaim_actions_total{kind="requeue",result="rejected"} 0
 reclaim_actions_total{kind="requeue",result="stale"} 0
+reclaim_actions_total{kind="requeue",result="unknown"} 0
 # HELP reclaim_lock_held 1 while a run of this process holds the recovery lock.
 # TYPE reclaim_lock_held gauge
 reclaim_lock_held 0

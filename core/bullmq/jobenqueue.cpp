@@ -1,0 +1,129 @@
+#include "bullmq/jobenqueue.h"
+
+#include "bullmq/bullmqkeys.h"
+#include "bullmq/bullmqlayout.h"
+#include "bullmq/bullmqscripts.h"
+
+#include <QHash>
+
+namespace reclaim::bullmq {
+
+namespace {
+
+QByteArray key(const JobRef &job, const char *name)
+{
+    return queueKey(job.keyPrefix, job.queue, QLatin1String(name));
+}
+
+QString queueOf(const JobRef &job)
+{
+    return job.keyPrefix + QLatin1Char(':') + job.queue;
+}
+
+RedisCommand enqueueCommand(const EnqueueRequest &request, const BullmqLayout &layout,
+                            const QByteArray &generationKey)
+{
+    const JobRef &job = request.job;
+    return scripts::enqueue().evalsha(
+        {key(job, "wait"), key(job, "paused"), key(job, "meta"), key(job, "id"),
+         key(job, "completed"), key(job, "failed"), key(job, "delayed"), key(job, "prioritized"),
+         key(job, "waiting-children"), key(job, "active"), key(job, "events"), key(job, "marker"),
+         queueKey(job.keyPrefix, job.queue, job.jobId), generationKey, key(job, "pc")},
+        {job.jobId.toUtf8(), request.name.toUtf8(), request.data,
+         QByteArray::number(request.timestampMs), QByteArray::number(request.generation),
+         layout.familyTag().toUtf8(), layout.version.toUtf8(), request.options});
+}
+
+EnqueueResult outcomeOf(const RedisResult &r, const EnqueueRequest &request,
+                        const BullmqLayout &layout)
+{
+    if (!r)
+        return unexpected(r.error());
+    if (!r->isArray() || r->elements.size() < 2)
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("enqueue")));
+    EnqueueOutcome out;
+    const QString what = r->elements.at(0).toText();
+    if (what == QLatin1String("enqueued") && r->elements.size() == 3) {
+        out.enqueued = true;
+        out.replacedState = r->elements.at(1).toText();
+        out.options = r->elements.at(2).toBytes().value_or(QByteArray());
+        if (layout.assumed)
+            out.assumedLayout = layout.describe();
+    } else if (what == QLatin1String("layout-changed")) {
+        return unexpected(RedisError{
+            RedisError::Kind::Layout,
+            QStringLiteral("queue %1: its BullMQ version changed from '%2' to '%3' just before "
+                           "the requeue; nothing written")
+                .arg(request.job.queue, layout.version, r->elements.at(1).toText())});
+    } else if (what == QLatin1String("fenced")) {
+        out.fenced = true;
+        out.currentGeneration = r->elements.at(1).toText().toLongLong();
+    } else if (what == QLatin1String("runnable")) {
+        out.runnableState = r->elements.at(1).toText();
+    } else {
+        return unexpected(RedisError::unexpectedReply(QStringLiteral("enqueue")));
+    }
+    return out;
+}
+
+// A read that failed sent no write: whatever its kind, nothing was enqueued.
+RedisError notEnqueued(const RedisError &readError)
+{
+    if (readError.kind != RedisError::Kind::Unanswered)
+        return readError;
+    return RedisError{RedisError::Kind::Io,
+                      QStringLiteral("nothing enqueued: %1").arg(readError.message)};
+}
+
+} // namespace
+
+QList<EnqueueResult> enqueueJobs(RedisConnection &conn, const QByteArray &generationKey,
+                                 const QList<EnqueueRequest> &requests)
+{
+    // Which release laid each queue out decides what its add writes: an unknown (newer) one, or
+    // a queue no BullMQ Queue has stamped (unless its domain says which major to assume), is
+    // refused rather than guessed. The script checks the stamp is still the same when it
+    // writes: a Queue that stamps another version in between makes it refuse.
+    QHash<QString, qsizetype> stampOf;
+    QList<RedisCommand> stampReads;
+    for (const EnqueueRequest &r : requests) {
+        const QString q = queueOf(r.job);
+        if (stampOf.contains(q))
+            continue;
+        stampOf.insert(q, stampReads.size());
+        stampReads << RedisCommand{QByteArrayLiteral("HGET"), key(r.job, "meta"),
+                                   QByteArrayLiteral("version")};
+    }
+    const QList<RedisResult> stamps = conn.exchange(stampReads);
+
+    QList<EnqueueResult> out(requests.size(), unexpected(RedisError{}));
+    QList<BullmqLayout> layouts(requests.size());
+    QList<RedisCommand> writes;
+    QList<qsizetype> written; // the request behind each write
+    for (qsizetype i = 0; i < requests.size(); ++i) {
+        const EnqueueRequest &r = requests.at(i);
+        const RedisResult &stamp = stamps.at(stampOf.value(queueOf(r.job)));
+        if (!stamp) {
+            out[i] = unexpected(notEnqueued(stamp.error()));
+            continue;
+        }
+        layouts[i] = BullmqLayout::forWriting(stamp->toText(), r.familyIfUnstamped);
+        if (!layouts.at(i).writable()) {
+            out[i] = unexpected(
+                RedisError{RedisError::Kind::Layout, layouts.at(i).refusal(r.job.queue)});
+            continue;
+        }
+        writes << enqueueCommand(r, layouts.at(i), generationKey);
+        written << i;
+    }
+    if (writes.isEmpty())
+        return out;
+    const QList<RedisResult> replies = scripts::enqueue().runEach(conn, writes);
+    for (qsizetype w = 0; w < written.size(); ++w) {
+        const qsizetype i = written.at(w);
+        out[i] = outcomeOf(replies.at(w), requests.at(i), layouts.at(i));
+    }
+    return out;
+}
+
+} // namespace reclaim::bullmq

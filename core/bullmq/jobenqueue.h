@@ -1,0 +1,22 @@
+// The requeue's Redis side: rebuilt jobs written into their BullMQ queues, each the add its
+// queue's release writes, each fenced on the run's generation by the script (lua/enqueue.lua).
+#pragma once
+
+#include "ports/queuewriter.h"
+#include "redis/redisconnection.h"
+
+#include <QByteArray>
+#include <QList>
+
+namespace reclaim::bullmq {
+
+using EnqueueResult = Expected<EnqueueOutcome, RedisError>;
+
+// Two round trips whatever the batch's size: every queue's layout stamp read in one pipeline,
+// then every job's script in another. Each request gets its own answer, in order: a refusal
+// (layout unknown or unstamped) is that request's error, and a connection lost halfway leaves
+// the replies already read as they were and answers the rest Unanswered (they may have run).
+QList<EnqueueResult> enqueueJobs(RedisConnection &conn, const QByteArray &generationKey,
+                                 const QList<EnqueueRequest> &requests);
+
+} // namespace reclaim::bullmq

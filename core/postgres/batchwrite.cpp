@@ -1,0 +1,307 @@
+#include "postgres/batchwrite.h"
+
+#include "fencing/pgfence.h"
+#include "postgres/pgconnection.h"
+#include "postgres/sqltext.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace reclaim {
+
+namespace {
+
+QString compactJson(const QJsonArray &rows)
+{
+    return QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact));
+}
+
+// PostgreSQL's text cannot hold NUL, which JSON would carry as \u0000.
+QString jsonText(const QString &s)
+{
+    QString out = s;
+    out.remove(QChar(0));
+    return out;
+}
+
+QString rowKey(const QString &domain, const QString &rowId)
+{
+    return domain + QChar(0) + rowId;
+}
+
+// What a completed audit row says, as the one-action write says it.
+QString auditDetail(const Action &a, const WriteOutcome &out)
+{
+    return out.parent.attempted ? QStringLiteral("parent %1.%2 rows=%3")
+                                      .arg(out.parent.table, out.parent.column)
+                                      .arg(out.parent.rows)
+                                : a.reason;
+}
+
+// The conditional UPDATE of every row in `batch` (one kind), answering the ids it changed.
+std::optional<QSet<QString>> writeRows(QSqlQuery &q, const DomainConfig &d, const RowKeyTypes &t,
+                                       ActionKind kind, const QList<const Action *> &batch)
+{
+    const JobColumns &c = d.columns;
+    QStringList sets{QStringLiteral("%1 = ?").arg(quoteIdentifier(c.status))};
+    if (kind == ActionKind::Requeue && !c.progress.isEmpty())
+        sets << QStringLiteral("%1 = 0").arg(quoteIdentifier(c.progress));
+    if (!c.error.isEmpty())
+        sets << (kind == ActionKind::Requeue
+                     ? QStringLiteral("%1 = NULL").arg(quoteIdentifier(c.error))
+                     : QStringLiteral("%1 = w.reason").arg(quoteIdentifier(c.error)));
+    sets << QStringLiteral("%1 = now()").arg(quoteIdentifier(c.updatedAt));
+    q.prepare(QStringLiteral("UPDATE %1 AS t SET %2 FROM json_to_recordset(?::json) AS w(id text, "
+                             "status text, updated_at text, reason text) WHERE t.%3 = w.id::%4 "
+                             "AND t.%5 = w.status::%6 AND t.%7 = w.updated_at::%8 "
+                             "RETURNING t.%3::text")
+                  .arg(quoteTableName(d.table), sets.join(QStringLiteral(", ")),
+                       quoteIdentifier(c.id), t.id, quoteIdentifier(c.status), t.status,
+                       quoteIdentifier(c.updatedAt), t.updatedAt));
+    QJsonArray rows;
+    for (const Action *a : batch)
+        rows.append(
+            QJsonObject{{QStringLiteral("id"), jsonText(a->rowId)},
+                        {QStringLiteral("status"), jsonText(a->precondition.status)},
+                        {QStringLiteral("updated_at"), jsonText(a->precondition.updatedAtText)},
+                        {QStringLiteral("reason"), jsonText(a->reason)}});
+    q.addBindValue(kind == ActionKind::Requeue ? d.queuedStatus : d.failedStatus);
+    q.addBindValue(compactJson(rows));
+    if (!q.exec())
+        return std::nullopt;
+    QSet<QString> changed;
+    while (q.next())
+        changed.insert(q.value(0).toString());
+    return changed;
+}
+
+// The parent of each changed FAIL row under `parent`, set failed only while still in progress.
+// Two children of one parent: the first (in batch order) is credited with the change, as it
+// would have been one action after the other.
+bool cleanUpParents(QSqlQuery &q, const DomainConfig &d, const RowKeyTypes &t,
+                    const ParentRule &parent, const QList<const Action *> &children,
+                    QHash<const Action *, ParentChange> &changes)
+{
+    q.prepare(QStringLiteral(
+                  "WITH kids AS (SELECT t.%1::text AS child, t.%2 AS parent FROM %3 AS t WHERE "
+                  "t.%1 IN (SELECT json_array_elements_text(?::json)::%4)), "
+                  "upd AS (UPDATE %5 AS p SET %6 = ? WHERE p.%7 IN (SELECT parent FROM kids) AND "
+                  "p.%6 IN (%8) RETURNING p.%7 AS parent) "
+                  "SELECT kids.child, upd.parent::text FROM kids JOIN upd ON upd.parent = "
+                  "kids.parent")
+                  .arg(quoteIdentifier(d.columns.id), quoteIdentifier(parent.foreignKey),
+                       quoteTableName(d.table), t.id, quoteTableName(parent.table),
+                       quoteIdentifier(parent.column), quoteIdentifier(parent.idColumn),
+                       placeholders(parent.inProgress.size())));
+    QJsonArray ids;
+    for (const Action *a : children)
+        ids.append(jsonText(a->rowId));
+    q.addBindValue(compactJson(ids));
+    q.addBindValue(parent.failedValue);
+    for (const QString &s : parent.inProgress)
+        q.addBindValue(s);
+    if (!q.exec())
+        return false;
+    QHash<QString, QString> parentOf; // child row id -> the parent it changed
+    while (q.next())
+        parentOf.insert(q.value(0).toString(), q.value(1).toString());
+    QSet<QString> credited;
+    for (const Action *a : children) {
+        ParentChange &change = changes[a];
+        change.attempted = true;
+        change.table = parent.table;
+        change.column = parent.column;
+        change.newValue = parent.failedValue;
+        const auto it = parentOf.constFind(a->rowId);
+        if (it != parentOf.constEnd() && !credited.contains(*it)) {
+            credited.insert(*it);
+            change.rows = 1;
+            change.parentId = *it;
+        }
+    }
+    return true;
+}
+
+bool completeAudits(QSqlQuery &q, const QList<const Action *> &actions,
+                    const QList<WriteOutcome> &outcomes)
+{
+    QJsonArray rows;
+    for (qsizetype i = 0; i < actions.size(); ++i)
+        rows.append(QJsonObject{
+            {QStringLiteral("id"), actions.at(i)->auditId},
+            {QStringLiteral("result"), actionResultName(outcomes.at(i).result)},
+            {QStringLiteral("detail"), jsonText(auditDetail(*actions.at(i), outcomes.at(i)))}});
+    q.prepare(QStringLiteral("UPDATE reclaim.audit AS a SET result = w.result, detail = w.detail "
+                             "FROM json_to_recordset(?::json) AS w(id bigint, result text, "
+                             "detail text) WHERE a.id = w.id"));
+    q.addBindValue(compactJson(rows));
+    return q.exec() && q.numRowsAffected() == actions.size();
+}
+
+} // namespace
+
+Expected<RowKeyTypes, StoreError> readRowKeyTypes(PgConnection &conn, const DomainConfig &d)
+{
+    QSqlQuery q(conn.database());
+    q.prepare(QStringLiteral("SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM "
+                             "pg_attribute AS a WHERE a.attrelid = to_regclass(?) AND "
+                             "a.attname IN (?, ?, ?) AND NOT a.attisdropped"));
+    q.addBindValue(quoteTableName(d.table));
+    q.addBindValue(d.columns.id);
+    q.addBindValue(d.columns.status);
+    q.addBindValue(d.columns.updatedAt);
+    if (!q.exec())
+        return unexpected(
+            conn.failure(QStringLiteral("reading the column types of %1").arg(d.table), q));
+    QHash<QString, QString> typeOf;
+    while (q.next())
+        typeOf.insert(q.value(0).toString(), q.value(1).toString());
+    RowKeyTypes t{typeOf.value(d.columns.id), typeOf.value(d.columns.status),
+                  typeOf.value(d.columns.updatedAt)};
+    if (t.id.isEmpty() || t.status.isEmpty() || t.updatedAt.isEmpty())
+        return unexpected(StoreError{
+            QStringLiteral("table %1 of domain %2 has no columns %3, %4 and %5 (as configured)")
+                .arg(d.table, d.name, d.columns.id, d.columns.status, d.columns.updatedAt)});
+    return t;
+}
+
+Expected<QList<qint64>, StoreError>
+recordIntents(PgConnection &conn, const QList<const Action *> &actions, const Actor &actor)
+{
+    if (actions.isEmpty())
+        return QList<qint64>();
+    QJsonArray rows;
+    for (const Action *a : actions)
+        rows.append(
+            QJsonObject{{QStringLiteral("generation"), a->precondition.generation},
+                        {QStringLiteral("domain"), jsonText(a->domain)},
+                        {QStringLiteral("row_id"), jsonText(a->rowId)},
+                        {QStringLiteral("action"), actionKindName(a->kind)},
+                        {QStringLiteral("status"), jsonText(a->precondition.status)},
+                        {QStringLiteral("updated_at"), jsonText(a->precondition.updatedAtText)},
+                        {QStringLiteral("detail"), jsonText(a->reason)},
+                        {QStringLiteral("budget"), a->kind == ActionKind::Requeue ? 1 : 0}});
+    QSqlQuery q(conn.database());
+    // Data-modifying CTEs: every row or none, committed by the one statement. The rows are
+    // distinct, so (domain, row_id) ties each audit id back to its action.
+    q.prepare(QStringLiteral(
+        "WITH w AS (SELECT * FROM json_to_recordset(?::json) AS w(generation bigint, domain text, "
+        "row_id text, action text, status text, updated_at text, detail text, budget int)), "
+        "intent AS (INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, "
+        "generation, domain, row_id, action, observed_status, observed_updated_at, result, "
+        "detail) SELECT ?, ?, ?, ?, generation, domain, row_id, action, status, updated_at, "
+        "'started', detail FROM w RETURNING id, domain, row_id, generation), "
+        "budget AS (INSERT INTO reclaim.requeue (domain, row_id, generation, audit_id) SELECT "
+        "i.domain, i.row_id, i.generation, i.id FROM intent AS i JOIN w ON w.domain = i.domain "
+        "AND w.row_id = i.row_id WHERE w.budget = 1) "
+        "SELECT domain, row_id, id FROM intent"));
+    q.addBindValue(compactJson(rows));
+    q.addBindValue(sqlText(actor.runId));
+    q.addBindValue(sqlText(actor.kind));
+    q.addBindValue(sqlText(actor.host));
+    q.addBindValue(sqlText(actor.user));
+    const QString what = QStringLiteral("recording the attempts on %1 rows").arg(actions.size());
+    if (!q.exec())
+        return unexpected(conn.failure(what, q));
+    QHash<QString, qint64> idOf;
+    while (q.next())
+        idOf.insert(rowKey(q.value(0).toString(), q.value(1).toString()), q.value(2).toLongLong());
+    QList<qint64> ids;
+    ids.reserve(actions.size());
+    for (const Action *a : actions)
+        ids << idOf.value(rowKey(jsonText(a->domain), jsonText(a->rowId)));
+    if (ids.contains(0))
+        return unexpected(StoreError{what + QStringLiteral(": not every row came back")});
+    return ids;
+}
+
+Expected<QList<WriteOutcome>, StoreError> writeActions(PgConnection &conn, const DomainConfig &d,
+                                                       const RowKeyTypes &types,
+                                                       const QList<const Action *> &actions)
+{
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    const QString what = QStringLiteral("writing %1 rows of %2").arg(actions.size()).arg(d.table);
+    if (!db.transaction())
+        return unexpected(conn.failure(what));
+    auto fail = [&](const QString &step) {
+        StoreError e = conn.failure(QStringLiteral("%1 (%2)").arg(what, step), q);
+        db.rollback();
+        return unexpected(e);
+    };
+
+    const std::optional<qint64> highest = pgfence::holdForWrite(q, conn.lockKey());
+    if (!highest)
+        return fail(QStringLiteral("checking the fence"));
+    QList<const Action *> byKind[2];
+    for (const Action *a : actions)
+        if (a->precondition.generation == *highest)
+            byKind[a->kind == ActionKind::Requeue ? 0 : 1] << a;
+    QSet<QString> changed;
+    for (const ActionKind kind : {ActionKind::Requeue, ActionKind::Fail}) {
+        const QList<const Action *> &batch = byKind[kind == ActionKind::Requeue ? 0 : 1];
+        if (batch.isEmpty())
+            continue;
+        const auto rows = writeRows(q, d, types, kind, batch);
+        if (!rows)
+            return fail(QStringLiteral("the conditional UPDATE"));
+        changed.unite(*rows);
+    }
+    // Parent cleanup only for FAIL rows that changed, per parent rule.
+    QHash<const ParentRule *, QList<const Action *>> childrenOf;
+    for (const Action *a : byKind[1])
+        if (changed.contains(a->rowId))
+            if (const ParentRule *parent = d.parentFor(a->jobType))
+                childrenOf[parent] << a;
+    QHash<const Action *, ParentChange> parents;
+    for (auto it = childrenOf.cbegin(); it != childrenOf.cend(); ++it)
+        if (!cleanUpParents(q, d, types, *it.key(), it.value(), parents))
+            return fail(QStringLiteral("cleaning up %1").arg(it.key()->table));
+
+    QList<WriteOutcome> out;
+    out.reserve(actions.size());
+    for (const Action *a : actions) {
+        WriteOutcome o;
+        if (a->precondition.generation != *highest)
+            o.result = ActionResult::Fenced;
+        else
+            o.result = changed.contains(a->rowId) ? ActionResult::Applied : ActionResult::Stale;
+        o.parent = parents.value(a);
+        out << o;
+    }
+    if (!completeAudits(q, actions, out))
+        return fail(QStringLiteral("completing the audit rows"));
+    if (!db.commit())
+        return unexpected(conn.failure(QStringLiteral("%1 (commit)").arg(what)));
+    return out;
+}
+
+bool finishAuditSet(QSqlQuery &q, const QList<const Action *> &actions)
+{
+    QJsonArray rows;
+    for (const Action *a : actions) {
+        const bool release =
+            a->result == ActionResult::EnqueueFailed || a->result == ActionResult::Dropped;
+        rows.append(QJsonObject{{QStringLiteral("id"), a->auditId},
+                                {QStringLiteral("result"), actionResultName(a->result)},
+                                {QStringLiteral("detail"), jsonText(a->resultDetail)},
+                                {QStringLiteral("release"), release ? 1 : 0}});
+    }
+    q.prepare(QStringLiteral(
+        "WITH w AS (SELECT * FROM json_to_recordset(?::json) AS w(id bigint, result text, detail "
+        "text, release int)), "
+        "done AS (UPDATE reclaim.audit AS a SET result = w.result, detail = w.detail FROM w WHERE "
+        "a.id = w.id RETURNING a.id), "
+        "freed AS (DELETE FROM reclaim.requeue AS r USING w WHERE w.release = 1 AND r.audit_id = "
+        "w.id) "
+        "SELECT count(*) FROM done"));
+    q.addBindValue(compactJson(rows));
+    return q.exec() && q.next() && q.value(0).toLongLong() == actions.size();
+}
+
+} // namespace reclaim
