@@ -61,6 +61,13 @@ public:
         m_hook(QStringLiteral("enqueue"));
         return m_writer.enqueue(request);
     }
+    // A batch's enqueues go out together: one "enqueue" boundary before them.
+    QList<Expected<EnqueueOutcome, RedisError>>
+    enqueueMany(const QList<EnqueueRequest> &requests) override
+    {
+        m_hook(QStringLiteral("enqueue"));
+        return m_writer.enqueueMany(requests);
+    }
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttl,
                                               qint64 floor) override
     {
@@ -126,6 +133,37 @@ public:
         return m_store.applyAction(d, a, actor);
     }
     void auditOnly(const Action &a, const Actor &actor) override { m_store.auditOnly(a, actor); }
+    // The batched calls reach the real store's own (set-based) implementations; a batch's row
+    // writes go out together: one "write" boundary, then beforeWrite with each action.
+    Expected<QHash<QString, int>, StoreError> recentRequeuesOf(const DomainConfig &d,
+                                                               const QStringList &ids) override
+    {
+        return m_store.recentRequeuesOf(d, ids);
+    }
+    QHash<QString, RestoredInput> restorePayloadsOf(const DomainConfig &d, const RestoreRule &r,
+                                                    const QStringList &ids) override
+    {
+        return m_store.restorePayloadsOf(d, r, ids);
+    }
+    Expected<QList<qint64>, StoreError> recordIntents(const QList<const Action *> &actions,
+                                                      const Actor &actor) override
+    {
+        return m_store.recordIntents(actions, actor);
+    }
+    QList<Expected<WriteOutcome, StoreError>> applyActions(const DomainConfig &d,
+                                                           const QList<const Action *> &actions,
+                                                           const Actor &actor) override
+    {
+        m_hook(QStringLiteral("write"));
+        if (beforeWrite)
+            for (const Action *a : actions)
+                beforeWrite(*a);
+        return m_store.applyActions(d, actions, actor);
+    }
+    void auditOnlyMany(const QList<const Action *> &actions, const Actor &actor) override
+    {
+        m_store.auditOnlyMany(actions, actor);
+    }
     QStringList finishAudits() override { return m_store.finishAudits(); }
     Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &d,
                                                            const QString &id) override
