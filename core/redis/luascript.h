@@ -15,6 +15,7 @@ public:
 
     const char *name() const { return m_name; }
     const QByteArray &sha() const { return m_sha; }
+    const QByteArray &source() const { return m_source; }
 
     RedisCommand evalsha(const QList<QByteArray> &keys, const QList<QByteArray> &args) const;
 
