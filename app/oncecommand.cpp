@@ -5,8 +5,8 @@
 #include "reportprinter.h"
 #include "service/engine.h"
 
+#include <QFile>
 #include <QHostInfo>
-#include <QJsonDocument>
 #include <QProcessEnvironment>
 #include <QTextStream>
 
@@ -36,12 +36,15 @@ int runOnce(const CommandLine &cmd)
                           QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER")),
                           {}};
     const RunReport report = engine.run(request);
-    QTextStream out(stdout);
-    if (cmd.json)
-        out << QJsonDocument(report.toJson()).toJson(QJsonDocument::Indented);
-    else
+    if (cmd.json) {
+        QFile out;
+        if (out.open(stdout, QIODevice::WriteOnly))
+            report.writeJson(out); // streamed: a large run's report is never held whole as JSON
+    } else {
+        QTextStream out(stdout);
         out << formatReport(report);
-    out.flush();
+        out.flush();
+    }
     if (report.outcome != RunReport::Outcome::Completed)
         err << "reclaim: run " << report.runId << " " << RunReport::outcomeName(report.outcome)
             << ": " << report.outcomeDetail << "\n";

@@ -1,5 +1,6 @@
 #include "domain/runreport.h"
 
+#include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUuid>
@@ -191,45 +192,73 @@ QStringList RunReport::unreadDomains() const
     return names;
 }
 
-QJsonObject RunReport::toJson() const
+namespace {
+
+// A domain's report; its candidates only `withCandidates` (a streamed report writes them one by
+// one instead).
+QJsonObject domainJson(const DomainReport &d, bool withCandidates)
 {
-    QJsonArray domainArray;
-    for (const DomainReport &d : domains) {
+    QJsonObject o{{QStringLiteral("name"), d.name},
+                  {QStringLiteral("counts"),
+                   QJsonObject{{QStringLiteral("SCHEDULED"), d.count(Verdict::Scheduled)},
+                               {QStringLiteral("ABSENT"), d.count(Verdict::Absent)},
+                               {QStringLiteral("UNKNOWN"), d.count(Verdict::Unknown)}}}};
+    if (withCandidates) {
         QJsonArray cands;
         for (const CandidateVerdict &c : d.candidates)
             cands.append(candidateJson(c));
-        QJsonObject o{{QStringLiteral("name"), d.name},
-                      {QStringLiteral("counts"),
-                       QJsonObject{{QStringLiteral("SCHEDULED"), d.count(Verdict::Scheduled)},
-                                   {QStringLiteral("ABSENT"), d.count(Verdict::Absent)},
-                                   {QStringLiteral("UNKNOWN"), d.count(Verdict::Unknown)}}},
-                      {QStringLiteral("candidates"), cands}};
-        if (d.candidateError)
-            o.insert(QStringLiteral("candidateError"), *d.candidateError);
-        QJsonObject scan{
-            {QStringLiteral("ran"), d.scan.ran},
-            {QStringLiteral("pages"), d.scan.pages},
-            {QStringLiteral("jobsRead"), d.scan.jobsRead},
-            {QStringLiteral("malformed"), d.scan.malformed},
-            {QStringLiteral("unreadable"), QJsonArray::fromStringList(d.scan.unreadable)},
-            {QStringLiteral("restarts"), d.scan.restarts},
-            {QStringLiteral("rereads"), d.scan.rereads},
-            {QStringLiteral("queueRereads"), d.scan.queueRereads},
-            {QStringLiteral("reprioritized"), d.scan.reprioritized},
-            {QStringLiteral("rechecked"), d.scan.rechecked},
-            {QStringLiteral("movedLookedUp"), d.scan.movedLookedUp}};
-        if (d.scan.error)
-            scan.insert(QStringLiteral("error"), *d.scan.error);
-        o.insert(QStringLiteral("scan"), scan);
-        if (!d.heldReason.isEmpty()) {
-            o.insert(QStringLiteral("held"), d.heldReason);
-            o.insert(QStringLiteral("heldLimit"), d.heldLimit);
-        }
-        domainArray.append(o);
+        o.insert(QStringLiteral("candidates"), cands);
     }
-    QJsonArray actionArray;
-    for (const Action &a : actions)
-        actionArray.append(actionJson(a));
+    if (d.candidateError)
+        o.insert(QStringLiteral("candidateError"), *d.candidateError);
+    QJsonObject scan{{QStringLiteral("ran"), d.scan.ran},
+                     {QStringLiteral("pages"), d.scan.pages},
+                     {QStringLiteral("jobsRead"), d.scan.jobsRead},
+                     {QStringLiteral("malformed"), d.scan.malformed},
+                     {QStringLiteral("unreadable"), QJsonArray::fromStringList(d.scan.unreadable)},
+                     {QStringLiteral("restarts"), d.scan.restarts},
+                     {QStringLiteral("rereads"), d.scan.rereads},
+                     {QStringLiteral("queueRereads"), d.scan.queueRereads},
+                     {QStringLiteral("reprioritized"), d.scan.reprioritized},
+                     {QStringLiteral("rechecked"), d.scan.rechecked},
+                     {QStringLiteral("movedLookedUp"), d.scan.movedLookedUp}};
+    if (d.scan.error)
+        scan.insert(QStringLiteral("error"), *d.scan.error);
+    o.insert(QStringLiteral("scan"), scan);
+    if (!d.heldReason.isEmpty()) {
+        o.insert(QStringLiteral("held"), d.heldReason);
+        o.insert(QStringLiteral("heldLimit"), d.heldLimit);
+    }
+    return o;
+}
+
+// One JSON value as compact text (a scalar has no document of its own: wrapped, then cut out).
+QByteArray compact(const QJsonValue &v)
+{
+    if (v.isObject())
+        return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+    if (v.isArray())
+        return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+    const QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return wrapped.mid(1, wrapped.size() - 2);
+}
+
+// The members of `o` after the opening brace, as "key":value pairs.
+void writeMembers(QIODevice &out, const QJsonObject &o, bool &first)
+{
+    for (auto it = o.constBegin(); it != o.constEnd(); ++it) {
+        out.write(first ? "\n" : ",\n");
+        first = false;
+        out.write(compact(QJsonValue(it.key())));
+        out.write(":");
+        out.write(compact(it.value()));
+    }
+}
+
+} // namespace
+
+QJsonObject RunReport::headJson() const
+{
     QJsonObject lockJson{{QStringLiteral("state"), LockReport::stateName(lock.state)},
                          {QStringLiteral("token"), lock.token},
                          {QStringLiteral("ttlMs"), lock.ttlMs},
@@ -240,29 +269,29 @@ QJsonObject RunReport::toJson() const
         lockJson.insert(QStringLiteral("error"), lock.error);
     if (lock.raisedFrom)
         lockJson.insert(QStringLiteral("raisedFrom"), lock.raisedFrom);
-    QJsonObject o{{QStringLiteral("runId"), runId},
-                  {QStringLiteral("trigger"), trigger},
-                  {QStringLiteral("dryRun"), dryRun},
-                  {QStringLiteral("outcome"), outcomeName(outcome)},
-                  {QStringLiteral("outcomeDetail"), outcomeDetail},
-                  {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
-                  {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
-                  {QStringLiteral("lock"), lockJson},
-                  {QStringLiteral("counts"),
-                   QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
-                               {QStringLiteral("ABSENT"), count(Verdict::Absent)},
-                               {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
-                  {QStringLiteral("phasesMs"),
-                   QJsonObject{{QStringLiteral("lock"), phases.lockMs},
-                               {QStringLiteral("candidates"), phases.candidatesMs},
-                               {QStringLiteral("lookup"), phases.lookupMs},
-                               {QStringLiteral("scan"), phases.scanMs},
-                               {QStringLiteral("plan"), phases.planMs},
-                               {QStringLiteral("execute"), phases.executeMs}}},
-                  {QStringLiteral("redisRoundTrips"), redisRoundTrips},
-                  {QStringLiteral("unreadDomains"), QJsonArray::fromStringList(unreadDomains())},
-                  {QStringLiteral("domains"), domainArray},
-                  {QStringLiteral("actions"), actionArray}};
+    QJsonObject o{
+        {QStringLiteral("runId"), runId},
+        {QStringLiteral("trigger"), trigger},
+        {QStringLiteral("dryRun"), dryRun},
+        {QStringLiteral("outcome"), outcomeName(outcome)},
+        {QStringLiteral("outcomeDetail"), outcomeDetail},
+        {QStringLiteral("startedAt"), startedAt.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("finishedAt"), finishedAt.toString(Qt::ISODateWithMs)},
+        {QStringLiteral("lock"), lockJson},
+        {QStringLiteral("counts"),
+         QJsonObject{{QStringLiteral("SCHEDULED"), count(Verdict::Scheduled)},
+                     {QStringLiteral("ABSENT"), count(Verdict::Absent)},
+                     {QStringLiteral("UNKNOWN"), count(Verdict::Unknown)}}},
+        {QStringLiteral("phasesMs"),
+         QJsonObject{{QStringLiteral("lock"), phases.lockMs},
+                     {QStringLiteral("candidates"), phases.candidatesMs},
+                     {QStringLiteral("lookup"), phases.lookupMs},
+                     {QStringLiteral("scan"), phases.scanMs},
+                     {QStringLiteral("plan"), phases.planMs},
+                     {QStringLiteral("execute"), phases.executeMs}}},
+        {QStringLiteral("redisRoundTrips"), redisRoundTrips},
+        {QStringLiteral("unreadDomains"), QJsonArray::fromStringList(unreadDomains())},
+    };
     if (heldOpen) {
         QJsonArray groups;
         for (const HeldGroup &g : *heldOpen)
@@ -279,6 +308,49 @@ QJsonObject RunReport::toJson() const
     if (!heldStoreErrors.isEmpty())
         o.insert(QStringLiteral("heldStoreErrors"), QJsonArray::fromStringList(heldStoreErrors));
     return o;
+}
+
+QJsonObject RunReport::toJson() const
+{
+    QJsonObject o = headJson();
+    QJsonArray domainArray;
+    for (const DomainReport &d : domains)
+        domainArray.append(domainJson(d, true));
+    QJsonArray actionArray;
+    for (const Action &a : actions)
+        actionArray.append(actionJson(a));
+    o.insert(QStringLiteral("domains"), domainArray);
+    o.insert(QStringLiteral("actions"), actionArray);
+    return o;
+}
+
+void RunReport::writeJson(QIODevice &out) const
+{
+    // The same document as toJson(), written a candidate and an action at a time: at 100,000
+    // candidates the whole tree as QJsonValues would cost several times the report itself.
+    out.write("{");
+    bool first = true;
+    writeMembers(out, headJson(), first);
+    out.write(first ? "\n\"domains\":[" : ",\n\"domains\":[");
+    for (qsizetype i = 0; i < domains.size(); ++i) {
+        QByteArray domain = compact(domainJson(domains.at(i), false));
+        domain.chop(1); // its closing brace: the candidates go in first
+        out.write(i == 0 ? "\n" : ",\n");
+        out.write(domain);
+        out.write(domain.endsWith('{') ? "\"candidates\":[" : ",\"candidates\":[");
+        const QList<CandidateVerdict> &cands = domains.at(i).candidates;
+        for (qsizetype c = 0; c < cands.size(); ++c) {
+            out.write(c == 0 ? "\n" : ",\n");
+            out.write(compact(candidateJson(cands.at(c))));
+        }
+        out.write("]}");
+    }
+    out.write("],\n\"actions\":[");
+    for (qsizetype i = 0; i < actions.size(); ++i) {
+        out.write(i == 0 ? "\n" : ",\n");
+        out.write(compact(actionJson(actions.at(i))));
+    }
+    out.write("]}\n");
 }
 
 } // namespace reclaim

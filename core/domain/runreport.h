@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QJsonObject>
+class QIODevice;
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -122,6 +123,12 @@ struct RunReport
     QStringList unreadDomains() const;
 
     QJsonObject toJson() const;
+    // toJson()'s document, streamed to `out` a candidate and an action at a time (--once
+    // --json): a large run's report never exists whole in memory as JSON values.
+    void writeJson(QIODevice &out) const;
+
+private:
+    QJsonObject headJson() const; // everything but the domains and the actions
 };
 
 } // namespace reclaim

@@ -7,8 +7,11 @@
 #include "support/fakeworld.h"
 #include "testprint.h"
 
+#include <QBuffer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonParseError>
 #include <QTest>
 #include <functional>
 
@@ -543,6 +546,31 @@ private slots:
                  r.lock.generation); // ready for approval
         QVERIFY(!w.logged(QStringLiteral("store:apply")));
         QVERIFY(r.lock.released);
+    }
+
+    // --once --json streams the report: the same document toJson() builds, whatever is in it
+    // (candidates of several domains, held and executed actions, an empty domain).
+    void theStreamedReportIsTheSameDocument()
+    {
+        World w;
+        w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
+        w.row(QStringLiteral("image"), QStringLiteral("ij_2"), {}, QStringLiteral("QUEUED"));
+        w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
+              QStringLiteral("PROCESSING"));
+        const RunReport r = w.run();
+        QVERIFY(r.actions.size() >= 2);
+        QBuffer out;
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        r.writeJson(out);
+        QJsonParseError error;
+        const QJsonDocument streamed = QJsonDocument::fromJson(out.data(), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(streamed.object(), r.toJson());
+        RunReport empty; // no domains, no actions
+        QBuffer none;
+        QVERIFY(none.open(QIODevice::WriteOnly));
+        empty.writeJson(none);
+        QCOMPARE(QJsonDocument::fromJson(none.data()).object(), empty.toJson());
     }
 
     void stopRequestLeavesTheRestPending()
