@@ -42,7 +42,7 @@ int runOnce(const CommandLine &cmd)
             report.writeJson(out); // streamed: a large run's report is never held whole as JSON
     } else {
         QTextStream out(stdout);
-        out << formatReport(report);
+        printReport(report, out);
         out.flush();
     }
     if (report.outcome != RunReport::Outcome::Completed)

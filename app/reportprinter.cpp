@@ -6,10 +6,8 @@
 
 namespace reclaim {
 
-QString formatReport(const RunReport &r)
+void printReport(const RunReport &r, QTextStream &s)
 {
-    QString out;
-    QTextStream s(&out);
     s << "Reclaim run " << r.runId << (r.dryRun ? " (dry run)" : "") << ": "
       << RunReport::outcomeName(r.outcome);
     if (!r.outcomeDetail.isEmpty())
@@ -56,7 +54,6 @@ QString formatReport(const RunReport &r)
       << r.count(Verdict::Unknown) << " unknown; " << r.actions.size() << " actions, "
       << r.count(ActionResult::Applied) << " applied; " << r.redisRoundTrips
       << " Redis round trips; " << r.startedAt.msecsTo(r.finishedAt) << " ms\n";
-    return out;
 }
 
 int exitCodeFor(const RunReport &r)

@@ -168,7 +168,7 @@ QString evidenceHtml(const CandidateVerdict &v, const Action *action, bool appro
 
     html += section(QStringLiteral("Database row"));
     html += pre(v.candidate.rowJson.isEmpty() ? QStringLiteral("(not available)")
-                                              : prettyJson(v.candidate.rowJson.toUtf8()));
+                                              : prettyJson(v.candidate.rowJson));
     return html;
 }
 

@@ -1,6 +1,7 @@
 // A job row that may be orphaned, exactly as read from the job store.
 #pragma once
 
+#include <QByteArray>
 #include <QDateTime>
 #include <QString>
 
@@ -16,7 +17,9 @@ struct Candidate
     // microseconds (which QDateTime drops) survive the round trip.
     QString updatedAtText;
     QDateTime updatedAt; // for display and age only
-    QString rowJson;     // the whole row, for the operator's details view
+    // The whole row as JSON (UTF-8), for the operator's details view: bytes, not a QString, as
+    // a mass recovery holds one per candidate for the whole run.
+    QByteArray rowJson;
 };
 
 } // namespace reclaim

@@ -80,7 +80,9 @@ struct HeldKept
 
 struct HeldNew
 {
-    Action action;
+    // The run's own action: a plan lives only while the report it was made from does, and a
+    // copy of each action would double a mass hold's memory.
+    const Action *action = nullptr;
     QString heldLimit;
 };
 

@@ -4,6 +4,7 @@
 #include "postgres/sqltext.h"
 
 #include <QDateTime>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -49,17 +50,34 @@ QString selectColumns(const DomainConfig &d)
              quoteIdentifier(c.updatedAt));
 }
 
-Candidate candidateFrom(const QSqlQuery &q, const DomainConfig &d)
+// Status and type take a handful of values over thousands of rows: one shared copy of each.
+class Interner
+{
+public:
+    QString operator()(const QString &s)
+    {
+        const auto it = m_seen.constFind(s);
+        if (it != m_seen.cend())
+            return *it;
+        m_seen.insert(s);
+        return s;
+    }
+
+private:
+    QSet<QString> m_seen;
+};
+
+Candidate candidateFrom(const QSqlQuery &q, const DomainConfig &d, Interner &intern)
 {
     Candidate cand;
     cand.domain = d.name;
     cand.id = q.value(0).toString();
-    cand.status = q.value(1).toString();
-    cand.type = q.value(2).toString();
+    cand.status = intern(q.value(1).toString());
+    cand.type = intern(q.value(2).toString());
     cand.updatedAtText = q.value(3).toString();
     cand.updatedAt = QDateTime::fromMSecsSinceEpoch(
         static_cast<qint64>(q.value(4).toDouble() * 1000.0), Qt::UTC);
-    cand.rowJson = q.value(5).toString();
+    cand.rowJson = compactUtf8(q.value(5));
     return cand;
 }
 
@@ -82,7 +100,8 @@ readRowById(PgConnection &conn, const DomainConfig &d, const QString &rowId)
         return unexpected(conn.failure(QStringLiteral("reading %1 row %2").arg(d.table, rowId), q));
     if (!q.next())
         return std::optional<Candidate>();
-    return std::optional<Candidate>(candidateFrom(q, d));
+    Interner intern;
+    return std::optional<Candidate>(candidateFrom(q, d, intern));
 }
 
 Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const DomainConfig &d)
@@ -98,8 +117,9 @@ Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const 
     if (!q.exec())
         return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
     QList<Candidate> out;
+    Interner intern;
     while (q.next())
-        out << candidateFrom(q, d);
+        out << candidateFrom(q, d, intern);
     if (q.lastError().isValid())
         return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
     return out;

@@ -49,8 +49,11 @@ HeldAction heldFrom(const QSqlQuery &q)
     return h;
 }
 
-// One statement carries a whole set as one JSON parameter (json_to_recordset): a run that holds
-// 20,000 actions writes them in a few statements, not 20,000 round trips.
+// One statement carries a whole slice as one JSON parameter (json_to_recordset): a run that
+// holds 20,000 actions writes them in a few dozen statements, not 20,000 round trips, and
+// never builds the whole set as JSON at once (a mass hold after a data loss is 100,000 rows).
+constexpr qsizetype kHeldSlice = 1000;
+
 QString jsonText(const QJsonArray &rows)
 {
     return QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact));
@@ -198,34 +201,38 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
     };
     // 1. Settle what moved on, each only while it is still held.
     for (const HeldState to : {HeldState::Superseded, HeldState::Executed, HeldState::Rejected}) {
-        QJsonArray rows;
+        QList<const HeldTransition *> moving;
         for (const HeldTransition &t : plan.settled)
             if (t.to == to)
-                rows.append(QJsonObject{{QStringLiteral("id"), t.id},
-                                        {QStringLiteral("detail"), t.detail}});
-        if (rows.isEmpty())
-            continue;
-        q.prepare(QStringLiteral(
-            "UPDATE reclaim.held_action h SET state = ?, state_by = ?, state_at = now(), "
-            "state_detail = x.detail FROM json_to_recordset(?::json) AS x(id bigint, detail text) "
-            "WHERE h.id = x.id AND h.domain = ? AND h.state = 'held' RETURNING h.id, x.detail"));
-        for (const QVariant &v :
-             QVariantList{heldStateName(to), sqlText(actorName(run)), jsonText(rows), domain})
-            q.addBindValue(v);
-        if (!q.exec())
-            return fail(QStringLiteral("settling the held actions of %1").arg(domain));
-        QJsonArray done;
-        while (q.next())
-            done.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
-                                    {QStringLiteral("detail"), q.value(1).toString()}});
-        if (!appendEvents(q, done, heldStateName(to), run))
-            return fail(QStringLiteral("recording the settled held actions of %1").arg(domain));
+                moving << &t;
+        for (qsizetype at = 0; at < moving.size(); at += kHeldSlice) {
+            QJsonArray rows;
+            for (const HeldTransition *t : moving.mid(at, kHeldSlice))
+                rows.append(QJsonObject{{QStringLiteral("id"), t->id},
+                                        {QStringLiteral("detail"), t->detail}});
+            q.prepare(QStringLiteral(
+                "UPDATE reclaim.held_action h SET state = ?, state_by = ?, state_at = now(), "
+                "state_detail = x.detail FROM json_to_recordset(?::json) AS x(id bigint, detail "
+                "text) WHERE h.id = x.id AND h.domain = ? AND h.state = 'held' "
+                "RETURNING h.id, x.detail"));
+            for (const QVariant &v :
+                 QVariantList{heldStateName(to), sqlText(actorName(run)), jsonText(rows), domain})
+                q.addBindValue(v);
+            if (!q.exec())
+                return fail(QStringLiteral("settling the held actions of %1").arg(domain));
+            QJsonArray done;
+            while (q.next())
+                done.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
+                                        {QStringLiteral("detail"), q.value(1).toString()}});
+            if (!appendEvents(q, done, heldStateName(to), run))
+                return fail(QStringLiteral("recording the settled held actions of %1").arg(domain));
+        }
     }
     QHash<QString, qint64> ids;
     // 2. Keep what this run held the same way: seen again, reason refreshed, no new entry.
-    if (!plan.kept.isEmpty()) {
+    for (qsizetype at = 0; at < plan.kept.size(); at += kHeldSlice) {
         QJsonArray rows;
-        for (const HeldKept &k : plan.kept)
+        for (const HeldKept &k : plan.kept.mid(at, kHeldSlice))
             rows.append(QJsonObject{{QStringLiteral("id"), k.id},
                                     {QStringLiteral("reason"), k.heldReason},
                                     {QStringLiteral("lim"), k.heldLimit}});
@@ -243,10 +250,10 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
     }
     // 3. Hold what is new. A row already open (an approver is running it now, or another
     // runner just held it) is left to that entry: ON CONFLICT DO NOTHING.
-    if (!plan.toHold.isEmpty()) {
+    for (qsizetype at = 0; at < plan.toHold.size(); at += kHeldSlice) {
         QJsonArray rows;
-        for (const HeldNew &n : plan.toHold) {
-            const Action &a = n.action;
+        for (const HeldNew &n : plan.toHold.mid(at, kHeldSlice)) {
+            const Action &a = *n.action;
             rows.append(QJsonObject{{QStringLiteral("row_id"), a.rowId},
                                     {QStringLiteral("kind"), actionKindName(a.kind)},
                                     {QStringLiteral("job_type"), a.jobType},

@@ -8,6 +8,7 @@
 #include "postgres/planreads.h"
 #include "postgres/reclaimschema.h"
 #include "postgres/rejectionlog.h"
+#include "postgres/sqltext.h"
 
 #include <QSet>
 #include <QSqlError>
@@ -115,7 +116,7 @@ PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const
                 m_conn->failure(QStringLiteral("running the restore query of %1").arg(d.name), q));
         if (!q.next() || q.value(0).isNull())
             return std::optional<QByteArray>();
-        return std::optional<QByteArray>(q.value(0).toString().toUtf8());
+        return std::optional<QByteArray>(compactUtf8(q.value(0)));
     });
 }
 

@@ -1,6 +1,7 @@
 #include "postgres/planreads.h"
 
 #include "postgres/pgconnection.h"
+#include "postgres/sqltext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -80,9 +81,9 @@ readRestorePayloads(PgConnection &conn, const DomainConfig &d, const RestoreRule
             QStringLiteral("running the restore query of %1 over a set of rows").arg(d.name), q));
     while (q.next()) {
         const QVariant payload = q.value(1);
-        out.insert(q.value(0).toString(),
-                   payload.isNull() ? std::optional<QByteArray>()
-                                    : std::optional<QByteArray>(payload.toString().toUtf8()));
+        out.insert(q.value(0).toString(), payload.isNull()
+                                              ? std::optional<QByteArray>()
+                                              : std::optional<QByteArray>(compactUtf8(payload)));
     }
     return out;
 }

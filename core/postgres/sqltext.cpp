@@ -32,4 +32,11 @@ QVariant sqlText(const QString &s)
     return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
 }
 
+QByteArray compactUtf8(const QVariant &value)
+{
+    QByteArray bytes = value.toString().toUtf8();
+    bytes.squeeze();
+    return bytes;
+}
+
 } // namespace reclaim

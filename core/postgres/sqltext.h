@@ -1,6 +1,7 @@
 // Small pieces of SQL text that every statement of the store builds the same way.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 #include <QVariant>
 
@@ -18,5 +19,9 @@ QString placeholders(qsizetype n);
 
 // QtSql binds a null QString as SQL NULL; Reclaim's own text columns want "" for "nothing".
 QVariant sqlText(const QString &s);
+
+// A text column's value as UTF-8 holding only its own bytes: QString::toUtf8() reserves three
+// bytes per character, and a mass recovery keeps one such value per candidate for the run.
+QByteArray compactUtf8(const QVariant &value);
 
 } // namespace reclaim

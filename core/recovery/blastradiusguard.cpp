@@ -94,10 +94,11 @@ int holdDomainsOverGuard(const ReclaimConfig &config, RunReport &report, QueueIn
         ++held;
         d.heldReason = trip->reason;
         d.heldLimit = trip->limit;
+        const QString detail = QStringLiteral("held: %1").arg(trip->reason); // one shared copy
         for (Action &a : report.actions)
             if (gated(a, d.name)) {
                 a.heldReason = trip->reason;
-                a.resultDetail = QStringLiteral("held: %1").arg(trip->reason);
+                a.resultDetail = detail;
             }
     }
     return held;

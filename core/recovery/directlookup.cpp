@@ -44,8 +44,13 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
 {
     QList<CandidateVerdict> verdicts;
     verdicts.reserve(candidates.size());
-    for (const Candidate &c : candidates)
+    // One id per candidate, shared by its sighting in every queue (a mass recovery holds them).
+    QStringList jobIds;
+    jobIds.reserve(candidates.size());
+    for (const Candidate &c : candidates) {
         verdicts.append(CandidateVerdict{c, Verdict::Unknown, {}, {}, false});
+        jobIds << domain.currentJobId(c.id, c.type);
+    }
 
     // Queue by queue: a candidate found runnable in one queue is not looked up in the next.
     for (const QString &queue : domain.queues) {
@@ -58,9 +63,7 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
             if (runnable)
                 continue;
             pending << i;
-            refs << JobRef{
-                domain.keyPrefix, queue,
-                domain.currentJobId(verdicts.at(i).candidate.id, verdicts.at(i).candidate.type)};
+            refs << JobRef{domain.keyPrefix, queue, jobIds.at(i)};
         }
         if (refs.isEmpty())
             break;
@@ -132,27 +135,32 @@ void resolveLongLists(const QString &keyPrefix, const QList<Sighting *> &sightin
 int recheckAbsent(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
                   QueueInspector &inspector)
 {
+    // In slices: after a data loss every candidate is absent, and looking them all up at once
+    // would hold a second copy of every verdict. A slice is a whole number of probe round trips.
+    constexpr qsizetype kRecheckSlice = 4000;
     QList<qsizetype> absent;
-    QList<Candidate> candidates;
     for (qsizetype i = 0; i < verdicts.size(); ++i)
-        if (verdicts.at(i).verdict == Verdict::Absent) {
+        if (verdicts.at(i).verdict == Verdict::Absent)
             absent << i;
+    for (qsizetype at = 0; at < absent.size(); at += kRecheckSlice) {
+        const QList<qsizetype> slice = absent.mid(at, kRecheckSlice);
+        QList<Candidate> candidates;
+        candidates.reserve(slice.size());
+        for (const qsizetype i : slice)
             candidates << verdicts.at(i).candidate;
+        const QList<CandidateVerdict> again = lookUpDirectly(domain, candidates, inspector);
+        for (qsizetype k = 0; k < slice.size() && k < again.size(); ++k) {
+            const CandidateVerdict &now = again.at(k);
+            if (now.verdict == Verdict::Absent)
+                continue;
+            CandidateVerdict &v = verdicts[slice.at(k)];
+            v.evidence << now.evidence;
+            v.verdict = now.verdict;
+            v.unknownReason =
+                now.verdict == Verdict::Unknown
+                    ? QStringLiteral("re-check before planning: %1").arg(now.unknownReason)
+                    : QString();
         }
-    if (absent.isEmpty())
-        return 0;
-    const QList<CandidateVerdict> again = lookUpDirectly(domain, candidates, inspector);
-    for (qsizetype k = 0; k < absent.size() && k < again.size(); ++k) {
-        const CandidateVerdict &now = again.at(k);
-        if (now.verdict == Verdict::Absent)
-            continue;
-        CandidateVerdict &v = verdicts[absent.at(k)];
-        v.evidence << now.evidence;
-        v.verdict = now.verdict;
-        v.unknownReason =
-            now.verdict == Verdict::Unknown
-                ? QStringLiteral("re-check before planning: %1").arg(now.unknownReason)
-                : QString();
     }
     return static_cast<int>(absent.size());
 }

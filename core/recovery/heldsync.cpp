@@ -112,7 +112,7 @@ HeldSyncPlan planHeldSync(const DomainReport &domain, const QList<Action> &actio
     }
     for (const Action &a : actions)
         if (a.domain == domain.name && a.isHeld() && !keptRows.contains(a.rowId))
-            plan.toHold << HeldNew{a, limitOf(domain, a)};
+            plan.toHold << HeldNew{&a, limitOf(domain, a)};
     return plan;
 }
 

@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <algorithm>
 #include <optional>
 
 namespace reclaim {
@@ -32,6 +33,16 @@ Action baseAction(const DomainConfig &domain, const CandidateVerdict &v, qint64 
     a.jobType = v.candidate.type;
     a.precondition = Precondition{v.candidate.status, v.candidate.updatedAtText, generation};
     return a;
+}
+
+// The id the lookups used, shared with their sightings rather than built again per action.
+QString jobIdOf(const DomainConfig &domain, const CandidateVerdict &v)
+{
+    const QString id = domain.currentJobId(v.candidate.id, v.candidate.type);
+    for (const Sighting &s : v.evidence)
+        if (s.jobId == id)
+            return s.jobId;
+    return id;
 }
 
 QString absentReason(const DomainConfig &domain, const CandidateVerdict &v)
@@ -119,6 +130,9 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
     // Read once per domain, and only when there is something to plan.
     std::optional<Expected<QList<Rejection>, StoreError>> rejections;
     const PlanReads reads = readInSets(domain, verdicts, store);
+    actions.reserve(
+        std::count_if(verdicts.cbegin(), verdicts.cend(),
+                      [](const CandidateVerdict &v) { return v.verdict == Verdict::Absent; }));
     for (const CandidateVerdict &v : verdicts) {
         if (v.verdict != Verdict::Absent)
             continue;
@@ -159,7 +173,7 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
                 a.result = ActionResult::Error;
                 a.queue = rule->queue;
                 a.jobName = rule->jobName;
-                a.jobId = domain.currentJobId(v.candidate.id, v.candidate.type);
+                a.jobId = jobIdOf(domain, v);
                 a.reason = QStringLiteral("orphaned, but its rebuilt input cannot be enqueued");
                 a.resultDetail =
                     QStringLiteral("not enqueued: the restore query of %1 returned a payload "
@@ -170,7 +184,7 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
                 a.reason = QStringLiteral("orphaned; input rebuilt from the database");
                 a.queue = rule->queue;
                 a.jobName = rule->jobName;
-                a.jobId = domain.currentJobId(v.candidate.id, v.candidate.type);
+                a.jobId = jobIdOf(domain, v);
                 a.payload = **payload;
                 a.jobOptions = domain.jobOptions;
             }

@@ -151,6 +151,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
                static_cast<int>(m_config.domains.size()));
         rep.domains[i].candidates =
             lookUpDirectly(m_config.domains.at(i), candidates.at(i), inspector);
+        candidates[i] = {}; // each verdict holds its candidate now
     }
     rep.phases.lookupMs = lap(phase);
 
@@ -171,9 +172,13 @@ RunReport RecoveryRun::run(const RunRequest &request)
     for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
         if (lease.held())
             (void)lease.confirm(); // planning reads PostgreSQL only: renew between domains
-        rep.actions << planActions(
-            m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
-            rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
+        QList<Action> planned =
+            planActions(m_config.domains.at(i), rep.domains.at(i).candidates, *m_store,
+                        rep.lock.state == LockReport::State::Acquired ? lease.generation() : 0);
+        if (rep.actions.isEmpty())
+            rep.actions = std::move(planned); // no copy of a large domain's list
+        else
+            rep.actions.append(std::move(planned));
     }
     // A domain over the blast-radius guard executes nothing: held for an operator.
     holdDomainsOverGuard(m_config, rep, inspector);

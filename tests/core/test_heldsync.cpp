@@ -95,7 +95,7 @@ private slots:
             action(QStringLiteral("ij_2"), ActionResult::Pending)}; // runs on its own: not held
         const HeldSyncPlan plan = planHeldSync(d, actions, {}, QStringLiteral("r1"));
         QCOMPARE(plan.toHold.size(), 1);
-        QCOMPARE(plan.toHold.first().action.rowId, QStringLiteral("ij_1"));
+        QCOMPARE(plan.toHold.first().action->rowId, QStringLiteral("ij_1"));
         QCOMPARE(plan.toHold.first().heldLimit, QStringLiteral("policy"));
     }
 
@@ -180,7 +180,7 @@ private slots:
         const HeldTransition *t = transitionOf(plan, 4);
         QVERIFY(t && t->to == HeldState::Superseded);
         QCOMPARE(plan.toHold.size(), 1);
-        QCOMPARE(plan.toHold.first().action.precondition.updatedAtText, QStringLiteral("later"));
+        QCOMPARE(plan.toHold.first().action->precondition.updatedAtText, QStringLiteral("later"));
     }
 };
 

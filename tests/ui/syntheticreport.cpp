@@ -20,10 +20,9 @@ CandidateVerdict syntheticCandidate(const QString &domain, const QString &id, Ve
         QDateTime(QDate(2024, 5, 1), QTime(12, 0), Qt::UTC).addSecs(-60LL * ageMinutes);
     v.candidate.updatedAtText =
         v.candidate.updatedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
-    v.candidate.rowJson =
-        QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("id"), id},
+    v.candidate.rowJson = QJsonDocument(QJsonObject{{QStringLiteral("id"), id},
                                                     {QStringLiteral("status"), v.candidate.status}})
-                              .toJson(QJsonDocument::Compact));
+                              .toJson(QJsonDocument::Compact);
     v.verdict = verdict;
     Sighting s;
     s.queue = domain + QStringLiteral("-generation");
