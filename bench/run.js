@@ -3,10 +3,12 @@
 // The benchmark driver (tools/bench starts it inside a private sandbox): builds every workload,
 // runs every measurement side by side, and writes results/latest.{md,json} and the growth plot.
 //
-//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--work DIR]
+//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--mass] [--work DIR]
 //
+// --mass runs only measurement 8 (mass recovery, bench/mass.js) and writes results/mass.{md,json};
+// the whole benchmark runs it last and writes those beside latest.{md,json}.
 // Needs RECLAIM_PG_URL / RECLAIM_REDIS_URL (a sandbox: this creates and drops databases and
-// flushes Redis databases 1-15 there). See bench/README.md for what each figure means.
+// flushes Redis databases 1-15 there; measurement 8 uses 9 and 10). See bench/README.md for what each figure means.
 
 const fs = require('fs');
 const os = require('os');
@@ -17,6 +19,7 @@ const { buildIncident, buildLookup } = require('./workload/build');
 const { validate } = require('./workload/validate');
 const proc = require('./lib/proc');
 const { evaluate, markdown } = require('./lib/report');
+const { MassBench, massMarkdown } = require('./mass');
 
 const IORedis = refRequire('ioredis');
 const ROOT = path.resolve(__dirname, '..');
@@ -52,6 +55,7 @@ function log(msg) {
 class Bench {
   constructor(args) {
     this.smoke = !!args.smoke;
+    this.massOnly = !!args.mass;
     this.size = SIZES[this.smoke ? 'smoke' : 'full'];
     this.build = path.resolve(args['build-dir']);
     this.out = path.resolve(args.out);
@@ -67,6 +71,7 @@ class Bench {
     this.results = {
       mode: this.smoke ? 'smoke' : 'full', startedAt: new Date().toISOString(), host: { cpus: os.cpus().length, loadAverageAtStart: os.loadavg() },
       workloads: {}, query: null, lookup: {}, floors: {}, scan: null, runs: {}, growth: null, apply: null, console: null, audit: null, daemon: null,
+      mass: null,
     };
   }
 
@@ -472,6 +477,32 @@ class Bench {
     await this.measureLookup();
     await this.buildAndRunDirect();
     await this.dropDb('bench_tpl');
+    await this.measureMass();
+  }
+
+  /** 8. Mass recovery (bench/mass.js): Reclaim against the seed-style peer on the incident. */
+  async measureMass() {
+    const m = new MassBench(this, log);
+    try {
+      this.results.mass = await m.run();
+    } catch (e) {
+      this.results.mass = m.results;
+      throw e;
+    }
+  }
+
+  /** results/mass.{md,json}: measurement 8 on its own (written by --mass and by the whole run). */
+  writeMass() {
+    const r = this.results;
+    const m = Object.assign({ mode: r.mode, startedAt: r.startedAt, finishedAt: new Date().toISOString(), seconds: (Date.now() - t0) / 1000, host: r.host }, r.mass);
+    m.host.loadAverageAtEnd = os.loadavg();
+    fs.writeFileSync(path.join(this.out, 'mass.json'), `${JSON.stringify(m, null, 1)}\n`);
+    const head = `# Reclaim benchmark: mass recovery\n\n${r.mode === 'smoke' ? '**Smoke run (tiny sizes; the figures mean nothing).** ' : ''}Run ${m.startedAt} → ${m.finishedAt} ` +
+      `(${m.seconds.toFixed(0)} s) on ${m.host.cpus} CPU(s), load average ${m.host.loadAverageAtStart.map((x) => x.toFixed(1)).join('/')} at the start and ` +
+      `${m.host.loadAverageAtEnd.map((x) => x.toFixed(1)).join('/')} at the end. Produced by \`tools/bench${this.massOnly ? ' --mass' : ''}\`; see bench/README.md, measurement 8.\n\n`;
+    fs.writeFileSync(path.join(this.out, 'mass.md'), head + massMarkdown(m, r.mode));
+    log(`wrote ${path.join(this.out, 'mass.md')} and mass.json`);
+    return m;
   }
 
   /**
@@ -523,12 +554,13 @@ class Bench {
         delete w.samples;
       }
     }
-    r.targets = evaluate(r);
+    r.targets = evaluate(r).concat(r.mass ? r.mass.targets : []);
+    if (r.mass) this.writeMass();
     fs.writeFileSync(path.join(this.out, 'latest.json'), `${JSON.stringify(r, null, 1)}\n`);
     const png = path.join(this.out, 'runtime.png');
     await proc.must(this.benchBin, ['plot', '--in', path.join(this.out, 'latest.json'), '--out', png], { env: { QT_QPA_PLATFORM: 'offscreen' } });
     if (!(fs.statSync(png).size > 1000)) throw new Error(`${png} is empty`);
-    fs.writeFileSync(path.join(this.out, 'latest.md'), markdown(r, 'runtime.png'));
+    fs.writeFileSync(path.join(this.out, 'latest.md'), markdown(r, 'runtime.png') + (r.mass ? `\n${massMarkdown(r.mass, r.mode)}` : ''));
     log(`wrote ${path.join(this.out, 'latest.md')}, latest.json and runtime.png`);
     return r;
   }
@@ -605,9 +637,20 @@ function growthOf(r, size) {
 }
 
 async function main() {
-  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', work: 'string' });
+  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', mass: 'bool', work: 'string' });
   if (!args['build-dir'] || !args.out) throw new common.UsageError('--build-dir DIR and --out DIR are required');
   const b = new Bench(args);
+  if (b.massOnly) {
+    log(`${b.smoke ? 'smoke' : 'full-size'} mass-recovery benchmark only; build ${b.build}; results to ${b.out}`);
+    try {
+      await b.measureMass();
+    } finally {
+      if (b.results.mass) b.writeMass();
+    }
+    const missed = b.results.mass.targets.filter((t) => t.status === 'missed').length;
+    log(`done: ${b.results.mass.targets.filter((t) => t.status === 'met').length} target(s) met, ${missed} missed`);
+    return 0;
+  }
   log(`${b.smoke ? 'smoke' : 'full-size'} benchmark; build ${b.build}; results to ${b.out}`);
   await b.runAll();
   const problems = b.check();
