@@ -158,13 +158,18 @@ QString evidenceHtml(const CandidateVerdict &v, const Action *action, bool appro
     html += section(QStringLiteral("What Reclaim will do"));
     html += actionHtml(v, action, approving);
 
+    bool payloadShown = false;
     for (const Sighting &s : v.evidence) {
         if (s.data.isEmpty())
             continue;
         html += section(QStringLiteral("Job payload in %1 (%2)").arg(s.queue, s.jobId));
         html += pre(prettyJson(s.data));
+        payloadShown = true;
         break;
     }
+    if (!payloadShown && v.verdict == Verdict::Scheduled)
+        html += QStringLiteral("<p>The job is runnable: its payload stays in its queue. A run "
+                               "keeps payloads only for the jobs it may act on.</p>");
 
     html += section(QStringLiteral("Database row"));
     html += pre(v.candidate.rowJson.isEmpty() ? QStringLiteral("(not available)")

@@ -165,4 +165,12 @@ int recheckAbsent(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
     return static_cast<int>(absent.size());
 }
 
+void releaseScheduledPayloads(QList<CandidateVerdict> &verdicts)
+{
+    for (CandidateVerdict &v : verdicts)
+        if (v.verdict == Verdict::Scheduled)
+            for (Sighting &s : v.evidence)
+                s.data = QByteArray();
+}
+
 } // namespace reclaim

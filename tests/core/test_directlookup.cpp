@@ -34,6 +34,28 @@ class TestDirectLookup : public QObject
 {
     Q_OBJECT
 private slots:
+    // A mass recovery holds every verdict for the run: a healthy job's payload is let go, the
+    // payload of a job an operator may act on (ABSENT: retained finished; UNKNOWN) is kept.
+    void onlyScheduledVerdictsLetTheirPayloadsGo()
+    {
+        const auto verdict = [](Verdict v, const QString &state) {
+            Sighting s;
+            s.queue = QStringLiteral("video-generation");
+            s.jobId = QStringLiteral("video-compose-") + state;
+            s.state = state;
+            s.data = QByteArrayLiteral("{\"jobId\":\"") + state.toUtf8() + "\"}";
+            return CandidateVerdict{candidate(state), v, {s}, {}, false};
+        };
+        QList<CandidateVerdict> verdicts{verdict(Verdict::Scheduled, QStringLiteral("waiting")),
+                                         verdict(Verdict::Absent, QStringLiteral("completed")),
+                                         verdict(Verdict::Unknown, QStringLiteral("archived"))};
+        releaseScheduledPayloads(verdicts);
+        QVERIFY(verdicts.at(0).evidence.first().data.isEmpty());
+        QCOMPARE(verdicts.at(0).evidence.first().state, QStringLiteral("waiting"));
+        QCOMPARE(verdicts.at(1).evidence.first().data, QByteArray("{\"jobId\":\"completed\"}"));
+        QCOMPARE(verdicts.at(2).evidence.first().data, QByteArray("{\"jobId\":\"archived\"}"));
+    }
+
     void stateToVerdict_data()
     {
         QTest::addColumn<QString>("state");
