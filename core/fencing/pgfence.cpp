@@ -1,5 +1,7 @@
 #include "fencing/pgfence.h"
 
+#include "util/sqlinline.h"
+
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -72,9 +74,10 @@ std::optional<bool> start(QSqlQuery &q, qint64 generation, const QString &lockKe
 
 std::optional<qint64> holdForWrite(QSqlQuery &q, const QString &lockKey)
 {
-    q.prepare(QStringLiteral("SELECT generation FROM reclaim.fence WHERE lock_key = ? FOR SHARE"));
-    q.addBindValue(lockKey);
-    if (!q.exec())
+    // Once per batch: one round trip (util/sqlinline.h), not a PREPARE, EXECUTE and DEALLOCATE.
+    if (!execInline(
+            q, QStringLiteral("SELECT generation FROM reclaim.fence WHERE lock_key = ? FOR SHARE"),
+            {lockKey}))
         return std::nullopt;
     return q.next() ? q.value(0).toLongLong() : 0;
 }

@@ -3,6 +3,7 @@
 #include "fencing/pgfence.h"
 #include "postgres/pgconnection.h"
 #include "postgres/sqltext.h"
+#include "util/sqlinline.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -56,13 +57,14 @@ std::optional<QSet<QString>> writeRows(QSqlQuery &q, const DomainConfig &d, cons
                      ? QStringLiteral("%1 = NULL").arg(quoteIdentifier(c.error))
                      : QStringLiteral("%1 = w.reason").arg(quoteIdentifier(c.error)));
     sets << QStringLiteral("%1 = now()").arg(quoteIdentifier(c.updatedAt));
-    q.prepare(QStringLiteral("UPDATE %1 AS t SET %2 FROM json_to_recordset(?::json) AS w(id text, "
-                             "status text, updated_at text, reason text) WHERE t.%3 = w.id::%4 "
-                             "AND t.%5 = w.status::%6 AND t.%7 = w.updated_at::%8 "
-                             "RETURNING t.%3::text")
-                  .arg(quoteTableName(d.table), sets.join(QStringLiteral(", ")),
-                       quoteIdentifier(c.id), t.id, quoteIdentifier(c.status), t.status,
-                       quoteIdentifier(c.updatedAt), t.updatedAt));
+    const QString sql =
+        QStringLiteral("UPDATE %1 AS t SET %2 FROM json_to_recordset(?::json) AS w(id text, "
+                       "status text, updated_at text, reason text) WHERE t.%3 = w.id::%4 "
+                       "AND t.%5 = w.status::%6 AND t.%7 = w.updated_at::%8 "
+                       "RETURNING t.%3::text")
+            .arg(quoteTableName(d.table), sets.join(QStringLiteral(", ")), quoteIdentifier(c.id),
+                 t.id, quoteIdentifier(c.status), t.status, quoteIdentifier(c.updatedAt),
+                 t.updatedAt);
     QJsonArray rows;
     for (const Action *a : batch)
         rows.append(
@@ -70,9 +72,9 @@ std::optional<QSet<QString>> writeRows(QSqlQuery &q, const DomainConfig &d, cons
                         {QStringLiteral("status"), jsonText(a->precondition.status)},
                         {QStringLiteral("updated_at"), jsonText(a->precondition.updatedAtText)},
                         {QStringLiteral("reason"), jsonText(a->reason)}});
-    q.addBindValue(kind == ActionKind::Requeue ? d.queuedStatus : d.failedStatus);
-    q.addBindValue(compactJson(rows));
-    if (!q.exec())
+    if (!execInline(
+            q, sql,
+            {kind == ActionKind::Requeue ? d.queuedStatus : d.failedStatus, compactJson(rows)}))
         return std::nullopt;
     QSet<QString> changed;
     while (q.next())
@@ -87,25 +89,25 @@ bool cleanUpParents(QSqlQuery &q, const DomainConfig &d, const RowKeyTypes &t,
                     const ParentRule &parent, const QList<const Action *> &children,
                     QHash<const Action *, ParentChange> &changes)
 {
-    q.prepare(QStringLiteral(
-                  "WITH kids AS (SELECT t.%1::text AS child, t.%2 AS parent FROM %3 AS t WHERE "
-                  "t.%1 IN (SELECT json_array_elements_text(?::json)::%4)), "
-                  "upd AS (UPDATE %5 AS p SET %6 = ? WHERE p.%7 IN (SELECT parent FROM kids) AND "
-                  "p.%6 IN (%8) RETURNING p.%7 AS parent) "
-                  "SELECT kids.child, upd.parent::text FROM kids JOIN upd ON upd.parent = "
-                  "kids.parent")
-                  .arg(quoteIdentifier(d.columns.id), quoteIdentifier(parent.foreignKey),
-                       quoteTableName(d.table), t.id, quoteTableName(parent.table),
-                       quoteIdentifier(parent.column), quoteIdentifier(parent.idColumn),
-                       placeholders(parent.inProgress.size())));
+    const QString sql =
+        QStringLiteral(
+            "WITH kids AS (SELECT t.%1::text AS child, t.%2 AS parent FROM %3 AS t WHERE "
+            "t.%1 IN (SELECT json_array_elements_text(?::json)::%4)), "
+            "upd AS (UPDATE %5 AS p SET %6 = ? WHERE p.%7 IN (SELECT parent FROM kids) AND "
+            "p.%6 IN (%8) RETURNING p.%7 AS parent) "
+            "SELECT kids.child, upd.parent::text FROM kids JOIN upd ON upd.parent = "
+            "kids.parent")
+            .arg(quoteIdentifier(d.columns.id), quoteIdentifier(parent.foreignKey),
+                 quoteTableName(d.table), t.id, quoteTableName(parent.table),
+                 quoteIdentifier(parent.column), quoteIdentifier(parent.idColumn),
+                 placeholders(parent.inProgress.size()));
     QJsonArray ids;
     for (const Action *a : children)
         ids.append(jsonText(a->rowId));
-    q.addBindValue(compactJson(ids));
-    q.addBindValue(parent.failedValue);
+    QVariantList values{compactJson(ids), parent.failedValue};
     for (const QString &s : parent.inProgress)
-        q.addBindValue(s);
-    if (!q.exec())
+        values << s;
+    if (!execInline(q, sql, values))
         return false;
     QHash<QString, QString> parentOf; // child row id -> the parent it changed
     while (q.next())
@@ -136,11 +138,12 @@ bool completeAudits(QSqlQuery &q, const QList<const Action *> &actions,
             {QStringLiteral("id"), actions.at(i)->auditId},
             {QStringLiteral("result"), actionResultName(outcomes.at(i).result)},
             {QStringLiteral("detail"), jsonText(auditDetail(*actions.at(i), outcomes.at(i)))}});
-    q.prepare(QStringLiteral("UPDATE reclaim.audit AS a SET result = w.result, detail = w.detail "
-                             "FROM json_to_recordset(?::json) AS w(id bigint, result text, "
-                             "detail text) WHERE a.id = w.id"));
-    q.addBindValue(compactJson(rows));
-    return q.exec() && q.numRowsAffected() == actions.size();
+    return execInline(q,
+                      QStringLiteral("UPDATE reclaim.audit AS a SET result = w.result, detail = "
+                                     "w.detail FROM json_to_recordset(?::json) AS w(id bigint, "
+                                     "result text, detail text) WHERE a.id = w.id"),
+                      {compactJson(rows)}) &&
+           q.numRowsAffected() == actions.size();
 }
 
 } // namespace
@@ -189,7 +192,7 @@ recordIntents(PgConnection &conn, const QList<const Action *> &actions, const Ac
     QSqlQuery q(conn.database());
     // Data-modifying CTEs: every row or none, committed by the one statement. The rows are
     // distinct, so (domain, row_id) ties each audit id back to its action.
-    q.prepare(QStringLiteral(
+    const QString sql = QStringLiteral(
         "WITH w AS (SELECT * FROM json_to_recordset(?::json) AS w(generation bigint, domain text, "
         "row_id text, action text, status text, updated_at text, detail text, budget int)), "
         "intent AS (INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, "
@@ -199,14 +202,11 @@ recordIntents(PgConnection &conn, const QList<const Action *> &actions, const Ac
         "budget AS (INSERT INTO reclaim.requeue (domain, row_id, generation, audit_id) SELECT "
         "i.domain, i.row_id, i.generation, i.id FROM intent AS i JOIN w ON w.domain = i.domain "
         "AND w.row_id = i.row_id WHERE w.budget = 1) "
-        "SELECT domain, row_id, id FROM intent"));
-    q.addBindValue(compactJson(rows));
-    q.addBindValue(sqlText(actor.runId));
-    q.addBindValue(sqlText(actor.kind));
-    q.addBindValue(sqlText(actor.host));
-    q.addBindValue(sqlText(actor.user));
+        "SELECT domain, row_id, id FROM intent");
     const QString what = QStringLiteral("recording the attempts on %1 rows").arg(actions.size());
-    if (!q.exec())
+    if (!execInline(q, sql,
+                    {compactJson(rows), sqlText(actor.runId), sqlText(actor.kind),
+                     sqlText(actor.host), sqlText(actor.user)}))
         return unexpected(conn.failure(what, q));
     QHash<QString, qint64> idOf;
     while (q.next())
@@ -292,16 +292,16 @@ bool finishAuditSet(QSqlQuery &q, const QList<const Action *> &actions)
                                 {QStringLiteral("detail"), jsonText(a->resultDetail)},
                                 {QStringLiteral("release"), release ? 1 : 0}});
     }
-    q.prepare(QStringLiteral(
+    const QString sql = QStringLiteral(
         "WITH w AS (SELECT * FROM json_to_recordset(?::json) AS w(id bigint, result text, detail "
         "text, release int)), "
         "done AS (UPDATE reclaim.audit AS a SET result = w.result, detail = w.detail FROM w WHERE "
         "a.id = w.id RETURNING a.id), "
         "freed AS (DELETE FROM reclaim.requeue AS r USING w WHERE w.release = 1 AND r.audit_id = "
         "w.id) "
-        "SELECT count(*) FROM done"));
-    q.addBindValue(compactJson(rows));
-    return q.exec() && q.next() && q.value(0).toLongLong() == actions.size();
+        "SELECT count(*) FROM done");
+    return execInline(q, sql, {compactJson(rows)}) && q.next() &&
+           q.value(0).toLongLong() == actions.size();
 }
 
 } // namespace reclaim

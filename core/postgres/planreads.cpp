@@ -2,6 +2,7 @@
 
 #include "postgres/pgconnection.h"
 #include "postgres/sqltext.h"
+#include "util/sqlinline.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,15 +33,13 @@ readRecentRequeues(PgConnection &conn, const DomainConfig &d, const QStringList 
         return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
     if (!q.value(0).toBool() || rowIds.isEmpty())
         return used;
-    if (!q.prepare(QStringLiteral(
-            "SELECT row_id, count(*) FROM reclaim.requeue WHERE domain = ? AND row_id IN (SELECT "
-            "json_array_elements_text(?::json)) AND at > now() - make_interval(secs => ?) GROUP "
-            "BY row_id")))
-        return unexpected(conn.failure(QStringLiteral("preparing the retry budget's read"), q));
-    q.addBindValue(d.name);
-    q.addBindValue(jsonIds(rowIds));
-    q.addBindValue(static_cast<double>(d.requeueWindow.count()));
-    if (!q.exec())
+    if (!execInline(
+            q,
+            QStringLiteral(
+                "SELECT row_id, count(*) FROM reclaim.requeue WHERE domain = ? AND row_id IN "
+                "(SELECT json_array_elements_text(?::json)) AND at > now() - make_interval(secs "
+                "=> ?) GROUP BY row_id"),
+            {d.name, jsonIds(rowIds), static_cast<double>(d.requeueWindow.count())}))
         return unexpected(conn.failure(QStringLiteral("reading the retry budget of %1 rows of %2")
                                            .arg(rowIds.size())
                                            .arg(d.name),
@@ -72,11 +71,7 @@ readRestorePayloads(PgConnection &conn, const DomainConfig &d, const RestoreRule
         return out;
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
-    if (!q.prepare(restoreSetStatement(rule)))
-        return unexpected(conn.failure(
-            QStringLiteral("preparing the restore query of %1 over a set of rows").arg(d.name), q));
-    q.addBindValue(jsonIds(rowIds));
-    if (!q.exec())
+    if (!execInline(q, restoreSetStatement(rule), {jsonIds(rowIds)}))
         return unexpected(conn.failure(
             QStringLiteral("running the restore query of %1 over a set of rows").arg(d.name), q));
     while (q.next()) {
