@@ -180,8 +180,9 @@ private slots:
         openAppQueues(m_env, m_config);
     }
 
-    // Three batches' worth: every orphan waiting in bullmq with exactly its rebuilt data, every
-    // row written once, one audit row per action, a handful of round trips per batch.
+    // More than one batch (the second a partial one): every orphan waiting in bullmq with exactly
+    // its rebuilt data, every row written once, one audit row per action, a handful of round
+    // trips per batch.
     void manyBatchesRecoverEveryRowExactlyOnce()
     {
         const int n = 1200;
