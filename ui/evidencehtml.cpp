@@ -172,8 +172,12 @@ QString evidenceHtml(const CandidateVerdict &v, const Action *action, bool appro
                                "keeps payloads only for the jobs it may act on.</p>");
 
     html += section(QStringLiteral("Database row"));
-    html += pre(v.candidate.rowJson.isEmpty() ? QStringLiteral("(not available)")
-                                              : prettyJson(v.candidate.rowJson));
+    html +=
+        pre(v.candidate.rowJson.isEmpty()
+                ? (v.verdict == Verdict::Scheduled
+                       ? QStringLiteral("(not kept: the job is runnable, nothing is done to it)")
+                       : QStringLiteral("(not available)"))
+                : prettyJson(v.candidate.rowJson));
     return html;
 }
 

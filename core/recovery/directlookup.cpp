@@ -165,12 +165,14 @@ int recheckAbsent(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
     return static_cast<int>(absent.size());
 }
 
-void releaseScheduledPayloads(QList<CandidateVerdict> &verdicts)
+void releaseScheduledDetails(QList<CandidateVerdict> &verdicts)
 {
     for (CandidateVerdict &v : verdicts)
-        if (v.verdict == Verdict::Scheduled)
+        if (v.verdict == Verdict::Scheduled) {
+            v.candidate.rowJson = QByteArray();
             for (Sighting &s : v.evidence)
                 s.data = QByteArray();
+        }
 }
 
 } // namespace reclaim

@@ -29,9 +29,10 @@ int recheckAbsent(const DomainConfig &domain, QList<CandidateVerdict> &verdicts,
                   QueueInspector &inspector);
 
 // Once every verdict is settled: a SCHEDULED candidate's job is healthy and nothing is done to
-// it, so the payloads its lookups read are let go (its state, lock and timestamps stay as the
-// evidence). After a data loss half the candidates can be healthy jobs, each payload up to
-// 16 KiB; ABSENT and UNKNOWN keep theirs, as an operator may act on them.
-void releaseScheduledPayloads(QList<CandidateVerdict> &verdicts);
+// it, so the payloads its lookups read and its row's JSON are let go (its status, updatedAt, the
+// job's state, lock and timestamps stay as the evidence). After a data loss half the candidates
+// can be healthy jobs, each payload up to 16 KiB; ABSENT and UNKNOWN keep theirs, as an operator
+// may act on them.
+void releaseScheduledDetails(QList<CandidateVerdict> &verdicts);
 
 } // namespace reclaim

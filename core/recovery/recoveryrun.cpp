@@ -164,7 +164,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
         // The queue moved on while it was read: what still looks absent is asked for by id.
         rep.domains[i].scan.rechecked =
             recheckAbsent(m_config.domains.at(i), rep.domains[i].candidates, inspector);
-        releaseScheduledPayloads(rep.domains[i].candidates);
+        releaseScheduledDetails(rep.domains[i].candidates);
     }
     rep.phases.scanMs = lap(phase);
 

@@ -36,7 +36,7 @@ class TestDirectLookup : public QObject
 private slots:
     // A mass recovery holds every verdict for the run: a healthy job's payload is let go, the
     // payload of a job an operator may act on (ABSENT: retained finished; UNKNOWN) is kept.
-    void onlyScheduledVerdictsLetTheirPayloadsGo()
+    void onlyScheduledVerdictsLetTheirDetailsGo()
     {
         const auto verdict = [](Verdict v, const QString &state) {
             Sighting s;
@@ -44,13 +44,18 @@ private slots:
             s.jobId = QStringLiteral("video-compose-") + state;
             s.state = state;
             s.data = QByteArrayLiteral("{\"jobId\":\"") + state.toUtf8() + "\"}";
-            return CandidateVerdict{candidate(state), v, {s}, {}, false};
+            Candidate c = candidate(state);
+            c.rowJson = QByteArrayLiteral("{\"id\":\"") + state.toUtf8() + "\"}";
+            return CandidateVerdict{c, v, {s}, {}, false};
         };
         QList<CandidateVerdict> verdicts{verdict(Verdict::Scheduled, QStringLiteral("waiting")),
                                          verdict(Verdict::Absent, QStringLiteral("completed")),
                                          verdict(Verdict::Unknown, QStringLiteral("archived"))};
-        releaseScheduledPayloads(verdicts);
+        releaseScheduledDetails(verdicts);
         QVERIFY(verdicts.at(0).evidence.first().data.isEmpty());
+        QVERIFY(verdicts.at(0).candidate.rowJson.isEmpty());
+        QCOMPARE(verdicts.at(1).candidate.rowJson, QByteArray("{\"id\":\"completed\"}"));
+        QCOMPARE(verdicts.at(2).candidate.rowJson, QByteArray("{\"id\":\"archived\"}"));
         QCOMPARE(verdicts.at(0).evidence.first().state, QStringLiteral("waiting"));
         QCOMPARE(verdicts.at(1).evidence.first().data, QByteArray("{\"jobId\":\"completed\"}"));
         QCOMPARE(verdicts.at(2).evidence.first().data, QByteArray("{\"jobId\":\"archived\"}"));
