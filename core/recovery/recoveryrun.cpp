@@ -152,6 +152,8 @@ RunReport RecoveryRun::run(const RunRequest &request)
         rep.domains[i].candidates =
             lookUpDirectly(m_config.domains.at(i), candidates.at(i), inspector);
         candidates[i] = {}; // each verdict holds its candidate now
+        // Healthy jobs are settled by now; the scan only looks for the others.
+        releaseScheduledDetails(rep.domains[i].candidates);
     }
     rep.phases.lookupMs = lap(phase);
 
