@@ -10,9 +10,8 @@
 // Row ids: o<7 digits> for orphans, h<7 digits> for healthy rows; job id incident-<row id>;
 // payload {jobId, batchId, kind, attempt, settings, tags} as jsonb (what the restore query reads).
 
-const { spawn } = require('child_process');
 const { D, rngAt, pgTime } = require('./common');
-const { psql, psqlEnv } = require('./pgload');
+const { esc, psql, psqlFeed } = require('./pgload');
 const { BullWriter } = require('./bullwrites');
 
 const QUEUE = 'incident';
@@ -48,56 +47,34 @@ function payloadOf(seed, kind, i) {
   };
 }
 
-function esc(v) {
-  return String(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
 /** Streams COPY text for both tables into psql, one transaction, then ANALYZE. */
 function copyRows(url, { orphans, healthy, seed, now }) {
-  return new Promise((resolve, reject) => {
-    const p = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', '-'], { env: psqlEnv(url), stdio: ['pipe', 'ignore', 'pipe'] });
-    let err = '';
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql COPY failed (exit ${code}): ${err.trim().split('\n')[0]}`))));
-    p.stdin.on('error', () => {});
-    const all = [['o', orphans], ['h', healthy]];
-    // Two hours old, each row a few ms apart (exactly what timestamp(3) keeps).
-    const updated = (kind, i) => pgTime(now - 2 * H - (kind === 'o' ? 0 : 500000) - (i % 100000));
-    const gen = function* () {
-      yield 'BEGIN;\nCOPY "IncidentBatch" (id, status, "updatedAt") FROM STDIN;\n';
-      for (const [kind, n] of all) {
-        let buf = [];
-        for (let i = 0; i < n; i++) {
-          buf.push(`${parentIdOf(rowId(kind, i))}\tPROCESSING\t${updated(kind, i)}`);
-          if (buf.length === 5000) { yield `${buf.join('\n')}\n`; buf = []; }
-        }
-        if (buf.length) yield `${buf.join('\n')}\n`;
+  const all = [['o', orphans], ['h', healthy]];
+  // Two hours old, each row a few ms apart (exactly what timestamp(3) keeps).
+  const updated = (kind, i) => pgTime(now - 2 * H - (kind === 'o' ? 0 : 500000) - (i % 100000));
+  const gen = function* () {
+    yield 'BEGIN;\nCOPY "IncidentBatch" (id, status, "updatedAt") FROM STDIN;\n';
+    for (const [kind, n] of all) {
+      let buf = [];
+      for (let i = 0; i < n; i++) {
+        buf.push(`${parentIdOf(rowId(kind, i))}\tPROCESSING\t${updated(kind, i)}`);
+        if (buf.length === 5000) { yield `${buf.join('\n')}\n`; buf = []; }
       }
-      yield '\\.\nCOPY "IncidentJob" (id, status, "updatedAt", type, payload, "parentId", progress, error) FROM STDIN;\n';
-      for (const [kind, n] of all) {
-        let buf = [];
-        for (let i = 0; i < n; i++) {
-          const id = rowId(kind, i);
-          buf.push(`${id}\tQUEUED\t${updated(kind, i)}\tRENDER\t${esc(JSON.stringify(payloadOf(seed, kind, i)))}\t${parentIdOf(id)}\t0\t\\N`);
-          if (buf.length === 5000) { yield `${buf.join('\n')}\n`; buf = []; }
-        }
-        if (buf.length) yield `${buf.join('\n')}\n`;
+      if (buf.length) yield `${buf.join('\n')}\n`;
+    }
+    yield '\\.\nCOPY "IncidentJob" (id, status, "updatedAt", type, payload, "parentId", progress, error) FROM STDIN;\n';
+    for (const [kind, n] of all) {
+      let buf = [];
+      for (let i = 0; i < n; i++) {
+        const id = rowId(kind, i);
+        buf.push(`${id}\tQUEUED\t${updated(kind, i)}\tRENDER\t${esc(JSON.stringify(payloadOf(seed, kind, i)))}\t${parentIdOf(id)}\t0\t\\N`);
+        if (buf.length === 5000) { yield `${buf.join('\n')}\n`; buf = []; }
       }
-      yield '\\.\nCOMMIT;\nANALYZE "IncidentBatch", "IncidentJob";\n';
-    };
-    const it = gen();
-    const write = () => {
-      for (let n = it.next(); !n.done; n = it.next()) {
-        if (!p.stdin.write(n.value)) {
-          p.stdin.once('drain', write);
-          return;
-        }
-      }
-      p.stdin.end();
-    };
-    write();
-  });
+      if (buf.length) yield `${buf.join('\n')}\n`;
+    }
+    yield '\\.\nCOMMIT;\nANALYZE "IncidentBatch", "IncidentJob";\n';
+  };
+  return psqlFeed(url, gen(), 'COPY');
 }
 
 /**

@@ -84,30 +84,22 @@ function psql(url, sql, extraArgs = []) {
   });
 }
 
-/** COPYs every buffered table (parents first) in one transaction, then ANALYZEs. */
-function copyAll(url, sink) {
-  const order = ['Slide', 'Video', 'Document', 'Image', 'Narration', 'SlideJob', 'VideoJob', 'DocumentJob', 'ImageJob', 'NarrationJob'];
+/**
+ * Feeds `chunks` (any iterable of strings, a generator included: nothing is held whole) to psql
+ * on stdin, stopping at the first error, honouring the pipe's back-pressure.
+ */
+function psqlFeed(url, chunks, what) {
   return new Promise((resolve, reject) => {
     const p = spawn('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', '-'], { env: psqlEnv(url), stdio: ['pipe', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => { err += d; });
     p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql COPY failed (exit ${code}): ${err.trim().split('\n')[0]}`))));
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql ${what} failed (exit ${code}): ${err.trim().split('\n')[0]}`))));
     p.stdin.on('error', () => {});
-    const chunks = ['BEGIN;\n'];
-    for (const t of order) {
-      const lines = sink.tables.get(t);
-      if (!lines || !lines.length) continue;
-      chunks.push(`COPY "${t}" (${columnList(t).map((c) => `"${c}"`).join(', ')}) FROM STDIN;\n`);
-      for (let i = 0; i < lines.length; i += 5000) chunks.push(`${lines.slice(i, i + 5000).join('\n')}\n`);
-      chunks.push('\\.\n');
-    }
-    chunks.push('COMMIT;\n');
-    chunks.push(`ANALYZE ${order.map((t) => `"${t}"`).join(', ')};\n`);
-    let i = 0;
+    const it = chunks[Symbol.iterator]();
     const write = () => {
-      while (i < chunks.length) {
-        if (!p.stdin.write(chunks[i++])) {
+      for (let n = it.next(); !n.done; n = it.next()) {
+        if (!p.stdin.write(n.value)) {
           p.stdin.once('drain', write);
           return;
         }
@@ -118,4 +110,20 @@ function copyAll(url, sink) {
   });
 }
 
-module.exports = { RowSink, copyAll, psql, psqlEnv };
+/** COPYs every buffered table (parents first) in one transaction, then ANALYZEs. */
+function copyAll(url, sink) {
+  const order = ['Slide', 'Video', 'Document', 'Image', 'Narration', 'SlideJob', 'VideoJob', 'DocumentJob', 'ImageJob', 'NarrationJob'];
+  const chunks = ['BEGIN;\n'];
+  for (const t of order) {
+    const lines = sink.tables.get(t);
+    if (!lines || !lines.length) continue;
+    chunks.push(`COPY "${t}" (${columnList(t).map((c) => `"${c}"`).join(', ')}) FROM STDIN;\n`);
+    for (let i = 0; i < lines.length; i += 5000) chunks.push(`${lines.slice(i, i + 5000).join('\n')}\n`);
+    chunks.push('\\.\n');
+  }
+  chunks.push('COMMIT;\n');
+  chunks.push(`ANALYZE ${order.map((t) => `"${t}"`).join(', ')};\n`);
+  return psqlFeed(url, chunks, 'COPY');
+}
+
+module.exports = { RowSink, copyAll, esc, psql, psqlEnv, psqlFeed };
