@@ -2,6 +2,7 @@
 
 #include "postgres/pgconnection.h"
 #include "postgres/sqltext.h"
+#include "util/sqlinline.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -64,14 +65,13 @@ bool appendEvents(QSqlQuery &q, const QJsonArray &rows, const QString &state, co
 {
     if (rows.isEmpty())
         return true;
-    q.prepare(QStringLiteral(
-        "INSERT INTO reclaim.held_event (held_id, state, actor_kind, actor, run_id, detail) "
-        "SELECT x.id, ?, ?, ?, ?, x.detail FROM json_to_recordset(?::json) AS x(id bigint, "
-        "detail text)"));
-    for (const QVariant &v : QVariantList{state, sqlText(by.kind), sqlText(actorName(by)),
-                                          sqlText(by.runId), jsonText(rows)})
-        q.addBindValue(v);
-    return q.exec();
+    return execInline(
+        q,
+        QStringLiteral(
+            "INSERT INTO reclaim.held_event (held_id, state, actor_kind, actor, run_id, detail) "
+            "SELECT x.id, ?, ?, ?, ?, x.detail FROM json_to_recordset(?::json) AS x(id bigint, "
+            "detail text)"),
+        {state, sqlText(by.kind), sqlText(actorName(by)), sqlText(by.runId), jsonText(rows)});
 }
 
 } // namespace
@@ -210,15 +210,14 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
             for (const HeldTransition *t : moving.mid(at, kHeldSlice))
                 rows.append(QJsonObject{{QStringLiteral("id"), t->id},
                                         {QStringLiteral("detail"), t->detail}});
-            q.prepare(QStringLiteral(
-                "UPDATE reclaim.held_action h SET state = ?, state_by = ?, state_at = now(), "
-                "state_detail = x.detail FROM json_to_recordset(?::json) AS x(id bigint, detail "
-                "text) WHERE h.id = x.id AND h.domain = ? AND h.state = 'held' "
-                "RETURNING h.id, x.detail"));
-            for (const QVariant &v :
-                 QVariantList{heldStateName(to), sqlText(actorName(run)), jsonText(rows), domain})
-                q.addBindValue(v);
-            if (!q.exec())
+            if (!execInline(
+                    q,
+                    QStringLiteral(
+                        "UPDATE reclaim.held_action h SET state = ?, state_by = ?, state_at = "
+                        "now(), state_detail = x.detail FROM json_to_recordset(?::json) AS x(id "
+                        "bigint, detail text) WHERE h.id = x.id AND h.domain = ? AND h.state = "
+                        "'held' RETURNING h.id, x.detail"),
+                    {heldStateName(to), sqlText(actorName(run)), jsonText(rows), domain}))
                 return fail(QStringLiteral("settling the held actions of %1").arg(domain));
             QJsonArray done;
             while (q.next())
@@ -236,14 +235,14 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
             rows.append(QJsonObject{{QStringLiteral("id"), k.id},
                                     {QStringLiteral("reason"), k.heldReason},
                                     {QStringLiteral("lim"), k.heldLimit}});
-        q.prepare(QStringLiteral(
-            "UPDATE reclaim.held_action h SET last_run_id = ?, last_seen_at = now(), "
-            "held_reason = x.reason, held_limit = x.lim FROM json_to_recordset(?::json) AS "
-            "x(id bigint, reason text, lim text) WHERE h.id = x.id AND h.state = 'held' "
-            "RETURNING h.row_id, h.id"));
-        q.addBindValue(sqlText(run.runId));
-        q.addBindValue(jsonText(rows));
-        if (!q.exec())
+        if (!execInline(
+                q,
+                QStringLiteral(
+                    "UPDATE reclaim.held_action h SET last_run_id = ?, last_seen_at = now(), "
+                    "held_reason = x.reason, held_limit = x.lim FROM json_to_recordset(?::json) "
+                    "AS x(id bigint, reason text, lim text) WHERE h.id = x.id AND h.state = "
+                    "'held' RETURNING h.row_id, h.id"),
+                {sqlText(run.runId), jsonText(rows)}))
             return fail(QStringLiteral("confirming the held actions of %1").arg(domain));
         while (q.next())
             ids.insert(q.value(0).toString(), q.value(1).toLongLong());
@@ -267,7 +266,7 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
                                     {QStringLiteral("held_reason"), a.heldReason},
                                     {QStringLiteral("held_limit"), n.heldLimit}});
         }
-        q.prepare(QStringLiteral(
+        const QString insert = QStringLiteral(
             "INSERT INTO reclaim.held_action (domain, row_id, kind, job_type, queue, job_id, "
             "job_name, reason, observed_status, observed_updated_at, generation, held_reason, "
             "held_limit, run_id, last_run_id, state_by) SELECT ?, x.row_id, x.kind, x.job_type, "
@@ -276,11 +275,10 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
             "text, kind text, job_type text, queue text, job_id text, job_name text, reason text, "
             "status text, updated_at text, generation bigint, held_reason text, held_limit text) "
             "ON CONFLICT (domain, row_id) WHERE state IN ('held', 'approved') DO NOTHING "
-            "RETURNING row_id, id, held_reason"));
-        for (const QVariant &v : QVariantList{domain, sqlText(run.runId), sqlText(run.runId),
-                                              sqlText(actorName(run)), jsonText(rows)})
-            q.addBindValue(v);
-        if (!q.exec())
+            "RETURNING row_id, id, held_reason");
+        if (!execInline(q, insert,
+                        {domain, sqlText(run.runId), sqlText(run.runId), sqlText(actorName(run)),
+                         jsonText(rows)}))
             return fail(QStringLiteral("holding the actions of %1").arg(domain));
         QJsonArray held;
         while (q.next()) {
