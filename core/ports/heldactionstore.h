@@ -7,6 +7,7 @@
 #include "ports/jobstore.h"
 
 #include <QHash>
+#include <QSet>
 
 namespace reclaim {
 
@@ -16,6 +17,14 @@ struct HeldFilter
     std::optional<ActionKind> kind; // nullopt: both
     QList<qint64> ids;              // empty: any
     bool openOnly = true;           // held and approved only
+};
+
+// One approved entry's end: where it goes, and why.
+struct HeldSettle
+{
+    qint64 id = 0;
+    HeldState to = HeldState::Held;
+    QString detail;
 };
 
 class HeldActionStore
@@ -35,16 +44,18 @@ public:
     // Every entry in state held, grouped by domain, kind and limit, with the oldest's time.
     virtual Expected<QList<HeldGroup>, StoreError> heldGroups() = 0;
 
-    // held → approved by `approver`, only if it is held now. Not claimed: `current` says where
-    // it stands (approved by whom, rejected, superseded...), or is empty when no such id exists.
-    virtual Expected<HeldClaim, StoreError> claimHeld(qint64 id, const Actor &approver) = 0;
+    // held → approved by `approver`, each only if it is held now: one claim per id, in the order
+    // of `ids`. Not claimed: `current` says where it stands (approved by whom, rejected,
+    // superseded...), or is empty when no such id exists.
+    virtual Expected<QList<HeldClaim>, StoreError> claimHeldMany(const QList<qint64> &ids,
+                                                                 const Actor &approver) = 0;
 
-    // approved → `to` (executed, superseded, or held again when the approval decided nothing),
-    // with the detail. False: it was not approved (any more).
-    virtual Expected<bool, StoreError>
-    settleApproved(qint64 id, HeldState to, const QString &detail, const Actor &approver) = 0;
+    // approved → each one's `to` (executed, superseded, or held again when the approval decided
+    // nothing), with its detail, each only while it is approved. The ids that were settled.
+    virtual Expected<QSet<qint64>, StoreError> settleApprovedMany(const QList<HeldSettle> &settles,
+                                                                  const Actor &approver) = 0;
 
-    // held → rejected by `by`, with the operator's reason. Not claimed: as claimHeld.
+    // held → rejected by `by`, with the operator's reason. Not claimed: as claimHeldMany.
     virtual Expected<HeldClaim, StoreError> rejectHeld(qint64 id, const Actor &by,
                                                        const QString &reason) = 0;
 };

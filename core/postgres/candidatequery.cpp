@@ -2,8 +2,11 @@
 
 #include "postgres/pgconnection.h"
 #include "postgres/sqltext.h"
+#include "util/sqlinline.h"
 
 #include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -102,6 +105,37 @@ readRowById(PgConnection &conn, const DomainConfig &d, const QString &rowId)
         return std::optional<Candidate>();
     Interner intern;
     return std::optional<Candidate>(candidateFrom(q, d, intern));
+}
+
+Expected<QHash<QString, Candidate>, StoreError> readRowsById(PgConnection &conn,
+                                                             const DomainConfig &d,
+                                                             const QString &idType,
+                                                             const QStringList &rowIds)
+{
+    QHash<QString, Candidate> out;
+    if (rowIds.isEmpty())
+        return out;
+    QJsonArray ids;
+    for (const QString &id : rowIds)
+        ids.append(id);
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    const QString sql =
+        QStringLiteral("SELECT %1 FROM %2 AS t WHERE t.%3 IN (SELECT "
+                       "json_array_elements_text(?::json)::%4)")
+            .arg(selectColumns(d), quoteTableName(d.table), quoteIdentifier(d.columns.id), idType);
+    const QString what = QStringLiteral("reading %1 rows of %2").arg(rowIds.size()).arg(d.table);
+    if (!execInline(q, sql, {QString::fromUtf8(QJsonDocument(ids).toJson(QJsonDocument::Compact))}))
+        return unexpected(conn.failure(what, q));
+    Interner intern;
+    while (q.next()) {
+        Candidate c = candidateFrom(q, d, intern);
+        const QString id = c.id;
+        out.insert(id, std::move(c));
+    }
+    if (q.lastError().isValid())
+        return unexpected(conn.failure(what, q));
+    return out;
 }
 
 Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const DomainConfig &d)

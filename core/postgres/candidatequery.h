@@ -6,8 +6,10 @@
 #include "domain/candidate.h"
 #include "ports/jobstore.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QVariantList>
 #include <optional>
 
@@ -30,5 +32,12 @@ Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn,
 // One row by id, whatever its status and age, read as a candidate would be.
 Expected<std::optional<Candidate>, StoreError>
 readRowById(PgConnection &conn, const DomainConfig &domain, const QString &rowId);
+
+// Many rows by id in one statement, by id. `idType` is the id column's SQL type (format_type):
+// the ids travel as one JSON array and are cast back, so the primary key serves the read.
+Expected<QHash<QString, Candidate>, StoreError> readRowsById(PgConnection &conn,
+                                                             const DomainConfig &domain,
+                                                             const QString &idType,
+                                                             const QStringList &rowIds);
 
 } // namespace reclaim

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -354,26 +355,40 @@ Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, He
     return claim;
 }
 
-Expected<bool, StoreError> writeApprovedSettled(PgConnection &conn, qint64 id, HeldState to,
-                                                const QString &detail, const Actor &by)
+Expected<QSet<qint64>, StoreError> writeHeldMoves(PgConnection &conn, HeldState from,
+                                                  const QList<HeldSettle> &moves, const Actor &by)
 {
-    QSqlDatabase db = conn.database();
-    QSqlQuery q(db);
-    const QString what = QStringLiteral("settling approved action %1").arg(id);
-    if (!db.transaction())
-        return unexpected(conn.failure(QStringLiteral("beginning: ") + what));
-    auto fail = [&](const QString &doing) {
-        StoreError e = conn.failure(doing, q);
-        db.rollback();
-        return unexpected(e);
-    };
-    const auto moved = moveHeldState(q, id, HeldState::Approved, to, by, detail);
-    if (!moved)
-        return fail(what);
-    const bool settled = *moved;
-    if (!db.commit())
-        return unexpected(conn.failure(QStringLiteral("committing: ") + what));
-    return settled;
+    QSqlQuery q(conn.database());
+    QSet<qint64> moved;
+    // The move and its events in one statement: each slice is all or nothing on its own, and a
+    // slice that failed leaves the earlier ones moved, which the caller is told by the error.
+    const QString sql = QStringLiteral(
+        "WITH x AS (SELECT * FROM json_to_recordset(?::json) AS x(id bigint, state text, detail "
+        "text)), moved AS (UPDATE reclaim.held_action h SET state = x.state, state_by = ?, "
+        "state_at = now(), state_detail = x.detail FROM x WHERE h.id = x.id AND h.state = ? "
+        "RETURNING h.id, x.state, x.detail), ev AS (INSERT INTO reclaim.held_event (held_id, "
+        "state, actor_kind, actor, run_id, detail) SELECT id, state, ?, ?, ?, detail FROM moved) "
+        "SELECT id FROM moved");
+    for (qsizetype at = 0; at < moves.size(); at += kHeldSlice) {
+        QJsonArray rows;
+        for (const HeldSettle &m : moves.mid(at, kHeldSlice))
+            rows.append(
+                QJsonObject{{QStringLiteral("id"), m.id},
+                            {QStringLiteral("state"), heldStateName(m.to)},
+                            {QStringLiteral("detail"), QString(m.detail).remove(QChar(0))}});
+        if (!execInline(q, sql,
+                        {jsonText(rows), sqlText(actorName(by)), heldStateName(from),
+                         sqlText(by.kind), sqlText(actorName(by)), sqlText(by.runId)}))
+            return unexpected(
+                conn.failure(QStringLiteral("moving %1 held actions out of %2 (%3 moved before)")
+                                 .arg(rows.size())
+                                 .arg(heldStateName(from))
+                                 .arg(moved.size()),
+                             q));
+        while (q.next())
+            moved.insert(q.value(0).toLongLong());
+    }
+    return moved;
 }
 
 } // namespace reclaim

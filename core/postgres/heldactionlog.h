@@ -25,7 +25,10 @@ Expected<QHash<QString, qint64>, StoreError> writeHeldSync(PgConnection &conn,
                                                            const Actor &run);
 Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, HeldState to,
                                                const Actor &by, const QString &detail);
-Expected<bool, StoreError> writeApprovedSettled(PgConnection &conn, qint64 id, HeldState to,
-                                                const QString &detail, const Actor &by);
+
+// Many entries out of state `from`, each to its own state with its own detail and event, each
+// only if it is in `from` now — one statement per slice of 1,000. The ids that moved.
+Expected<QSet<qint64>, StoreError> writeHeldMoves(PgConnection &conn, HeldState from,
+                                                  const QList<HeldSettle> &moves, const Actor &by);
 
 } // namespace reclaim

@@ -317,13 +317,9 @@ PgJobStore::applyActions(const DomainConfig &d, const QList<const Action *> &act
         if (m_readOnly)
             return unexpected(StoreError{QStringLiteral("the store is read-only")});
         PgConnection &conn = live();
-        auto types = m_rowKeyTypes.constFind(d.name);
-        if (types == m_rowKeyTypes.constEnd()) {
-            auto read = readRowKeyTypes(conn, d);
-            if (!read)
-                return unexpected(read.error());
-            types = m_rowKeyTypes.insert(d.name, *read);
-        }
+        const auto types = rowKeyTypes(conn, d);
+        if (!types)
+            return unexpected(types.error());
         return writeActions(conn, d, *types, actions);
     });
     QList<Expected<WriteOutcome, StoreError>> out;
@@ -399,6 +395,30 @@ Expected<std::optional<Candidate>, StoreError> PgJobStore::readRow(const DomainC
     return readRowById(*m_conn, d, rowId);
 }
 
+Expected<QHash<QString, Candidate>, StoreError> PgJobStore::readRows(const DomainConfig &d,
+                                                                     const QStringList &rowIds)
+{
+    return watched([&]() -> Expected<QHash<QString, Candidate>, StoreError> {
+        PgConnection &conn = live();
+        const auto types = rowKeyTypes(conn, d);
+        if (!types)
+            return unexpected(types.error());
+        return readRowsById(conn, d, types->id, rowIds);
+    });
+}
+
+Expected<RowKeyTypes, StoreError> PgJobStore::rowKeyTypes(PgConnection &conn, const DomainConfig &d)
+{
+    auto types = m_rowKeyTypes.constFind(d.name);
+    if (types == m_rowKeyTypes.constEnd()) {
+        auto read = readRowKeyTypes(conn, d);
+        if (!read)
+            return unexpected(read.error());
+        types = m_rowKeyTypes.insert(d.name, *read);
+    }
+    return *types;
+}
+
 Expected<QList<Rejection>, StoreError> PgJobStore::activeRejections(const DomainConfig &d)
 {
     return readActiveRejections(*m_conn, d.name);
@@ -455,27 +475,54 @@ bool noSuchHeld(const Expected<QList<HeldAction>, StoreError> &found)
 
 } // namespace
 
-Expected<HeldClaim, StoreError> PgJobStore::claimHeld(qint64 id, const Actor &approver)
+Expected<QList<HeldClaim>, StoreError> PgJobStore::claimHeldMany(const QList<qint64> &ids,
+                                                                 const Actor &approver)
 {
-    if (auto refused = refusedWhenReadOnly(QStringLiteral("approval of %1").arg(id)))
+    if (auto refused =
+            refusedWhenReadOnly(QStringLiteral("approval of %1 held actions").arg(ids.size())))
         return unexpected(*refused);
-    const auto found = heldActions(HeldFilter{{}, std::nullopt, {id}, false});
+    QList<HeldClaim> out(ids.size());
+    if (ids.isEmpty())
+        return out;
+    QSet<qint64> moved;
+    const auto found = heldActions(HeldFilter{{}, std::nullopt, ids, false});
     if (!found)
         return unexpected(found.error());
-    if (noSuchHeld(found))
-        return HeldClaim{};
-    return watched([&] {
-        return writeHeldClaim(live(), id, HeldState::Approved, approver,
-                              QStringLiteral("approved by %1").arg(actorName(approver)));
-    });
+    if (!noSuchHeld(found)) { // where the schema does not exist, no id does
+        const QString detail = QStringLiteral("approved by %1").arg(actorName(approver));
+        QList<HeldSettle> claims;
+        claims.reserve(ids.size());
+        for (qint64 id : ids)
+            claims << HeldSettle{id, HeldState::Approved, detail};
+        auto claimed =
+            watched([&] { return writeHeldMoves(live(), HeldState::Held, claims, approver); });
+        if (!claimed)
+            return unexpected(claimed.error());
+        moved = std::move(*claimed);
+    }
+    // Where each stands now: approved by this approver, or by whom and how it was taken.
+    const auto now =
+        moved.isEmpty() ? found : heldActions(HeldFilter{{}, std::nullopt, ids, false});
+    if (!now)
+        return unexpected(now.error());
+    QHash<qint64, const HeldAction *> byId;
+    for (const HeldAction &h : *now)
+        byId.insert(h.id, &h);
+    for (qsizetype i = 0; i < ids.size(); ++i) {
+        out[i].claimed = moved.contains(ids.at(i));
+        if (const HeldAction *h = byId.value(ids.at(i)))
+            out[i].current = *h;
+    }
+    return out;
 }
 
-Expected<bool, StoreError> PgJobStore::settleApproved(qint64 id, HeldState to,
-                                                      const QString &detail, const Actor &approver)
+Expected<QSet<qint64>, StoreError> PgJobStore::settleApprovedMany(const QList<HeldSettle> &settles,
+                                                                  const Actor &approver)
 {
-    if (auto refused = refusedWhenReadOnly(QStringLiteral("approval of %1").arg(id)))
+    if (auto refused =
+            refusedWhenReadOnly(QStringLiteral("settling %1 approved actions").arg(settles.size())))
         return unexpected(*refused);
-    return watched([&] { return writeApprovedSettled(live(), id, to, detail, approver); });
+    return watched([&] { return writeHeldMoves(live(), HeldState::Approved, settles, approver); });
 }
 
 Expected<HeldClaim, StoreError> PgJobStore::rejectHeld(qint64 id, const Actor &by,

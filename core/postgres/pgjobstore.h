@@ -56,6 +56,8 @@ public:
     QStringList finishAudits() override;
     Expected<std::optional<Candidate>, StoreError> readRow(const DomainConfig &domain,
                                                            const QString &rowId) override;
+    Expected<QHash<QString, Candidate>, StoreError> readRows(const DomainConfig &domain,
+                                                             const QStringList &rowIds) override;
     Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) override;
     Expected<Rejection, StoreError> recordRejection(const Action &action,
                                                     const Actor &actor) override;
@@ -67,9 +69,10 @@ public:
     Expected<QHash<QString, qint64>, StoreError>
     applyHeldSync(const QString &domain, const HeldSyncPlan &plan, const Actor &run) override;
     Expected<QList<HeldGroup>, StoreError> heldGroups() override;
-    Expected<HeldClaim, StoreError> claimHeld(qint64 id, const Actor &approver) override;
-    Expected<bool, StoreError> settleApproved(qint64 id, HeldState to, const QString &detail,
-                                              const Actor &approver) override;
+    Expected<QList<HeldClaim>, StoreError> claimHeldMany(const QList<qint64> &ids,
+                                                         const Actor &approver) override;
+    Expected<QSet<qint64>, StoreError> settleApprovedMany(const QList<HeldSettle> &settles,
+                                                          const Actor &approver) override;
     Expected<HeldClaim, StoreError> rejectHeld(qint64 id, const Actor &by,
                                                const QString &reason) override;
 
@@ -87,6 +90,8 @@ private:
     template <typename Call> auto watched(Call &&call);
     // A write a read-only store refuses, with what it was.
     std::optional<StoreError> refusedWhenReadOnly(const QString &what) const;
+    // The SQL types of the domain's row key, read once per store.
+    Expected<RowKeyTypes, StoreError> rowKeyTypes(PgConnection &conn, const DomainConfig &domain);
     // Retries the audit completions that could not be written yet (the server was away).
     void finishPending();
 

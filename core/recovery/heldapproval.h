@@ -12,6 +12,8 @@
 #include "ports/heldactionstore.h"
 #include "recovery/approvedrecheck.h"
 
+#include <functional>
+
 namespace reclaim {
 
 struct HeldDecision
@@ -35,8 +37,21 @@ struct HeldDecision
 
 QString heldOutcomeName(HeldDecision::Outcome o); // "executed", "already-taken", ...
 
-HeldDecision approveHeldAction(const ApprovedRecheckPorts &ports, HeldActionStore &held, qint64 id,
-                               const Actor &approver);
+// Approves `ids` at once (#30: the guard held a whole domain after a data loss, and on-call
+// approves it): one lock and generation for all of them, taken when the first needs it; claimed,
+// read, planned and looked up again 1,000 at a time, each step one statement or one pipeline;
+// what is still ABSENT executed in batches as a run executes them; every entry settled in one
+// statement per step. Every action keeps its own decision, in the order of `ids`; `each` is
+// told each as its step settles.
+QList<HeldDecision> approveHeldActions(const ApprovedRecheckPorts &ports, HeldActionStore &held,
+                                       const QList<qint64> &ids, const Actor &approver,
+                                       const std::function<void(const HeldDecision &)> &each = {});
+
+inline HeldDecision approveHeldAction(const ApprovedRecheckPorts &ports, HeldActionStore &held,
+                                      qint64 id, const Actor &approver)
+{
+    return approveHeldActions(ports, held, {id}, approver).first();
+}
 
 // Rejects it (held → rejected) and records the rejection the planner reads, so no run offers
 // the action again while its row is unchanged.

@@ -106,16 +106,8 @@ QList<HeldDecision> Engine::approveHeld(const QList<qint64> &ids, const Actor &a
     const QString noError;
     const ApprovedRecheckPorts ports{m_config,       store->get(),   noError,
                                      m_redis->queue, m_redis->queue, m_redis->lock};
-    QList<HeldDecision> out;
-    for (qint64 id : ids) {
-        m_redis->link.startRun();
-        out << approveHeldAction(ports, **store, id, actor);
-        for (const QString &left : (*store)->finishAudits())
-            out.last().detail += QStringLiteral("; ") + left;
-        if (each)
-            each(out.last());
-    }
-    return out;
+    m_redis->link.startRun();
+    return approveHeldActions(ports, **store, ids, actor, each);
 }
 
 QList<HeldDecision> Engine::rejectHeld(const QList<qint64> &ids, const Actor &actor,
