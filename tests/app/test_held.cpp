@@ -300,6 +300,147 @@ private slots:
         QVERIFY(listed().isEmpty());
     }
 
+    // A mass approval (#30): more held actions than one step (1,000) or one execute batch takes.
+    // Each keeps its own decision: the row that moved on and the job that became runnable again
+    // are superseded, the one another operator rejected meanwhile is told as taken, and every
+    // other runs — under one lock and generation for the whole approval, one audit row each,
+    // its parent failed with it.
+    void aMassApprovalDecidesEachActionOnItsOwn()
+    {
+        constexpr int kMass = 2400;
+        sql(m_env, QStringLiteral("INSERT INTO \"Image\" (id, status) SELECT 'mimg_' || i, "
+                                  "'PROCESSING' FROM generate_series(1, %1) AS i")
+                       .arg(kMass));
+        sql(m_env, QStringLiteral("INSERT INTO \"ImageJob\" (id, \"imageId\", status, "
+                                  "\"updatedAt\") SELECT 'mj_' || i, 'mimg_' || i, 'QUEUED', "
+                                  "now() - interval '2 hours' FROM generate_series(1, %1) AS i")
+                       .arg(kMass));
+        const Ran held = onImage({QStringLiteral("--once"), QStringLiteral("--json")});
+        QVERIFY2(held.exitCode == 10, held.err.constData());
+        const auto entries = listed();
+        QList<qint64> ids;
+        QHash<qint64, QString> rowOf;
+        for (int i = 1; i <= kMass; ++i) {
+            const QJsonObject h = entries.value(QStringLiteral("mj_%1").arg(i));
+            QVERIFY2(!h.isEmpty(), qPrintable(QStringLiteral("mj_%1 is not held").arg(i)));
+            const qint64 id = h.value(QStringLiteral("id")).toInteger();
+            ids << id;
+            rowOf.insert(id, QStringLiteral("mj_%1").arg(i));
+        }
+        // Meanwhile: a worker touched mj_7, the app enqueued mj_9's job again, and another
+        // operator rejected mj_11.
+        sql(m_env, QStringLiteral("UPDATE \"ImageJob\" SET \"updatedAt\" = \"updatedAt\" - "
+                                  "interval '1 minute' WHERE id = 'mj_7'"));
+        runNode(m_env, QStringLiteral("producer.js"),
+                {QStringLiteral("--queue"), QStringLiteral("image-render"), QStringLiteral("--id"),
+                 QStringLiteral("image-mj_9"), QStringLiteral("--data"), QStringLiteral("{}")});
+        const Ran rejected = onImage({QStringLiteral("--reject"), QString::number(ids.at(10)),
+                                      QStringLiteral("--reason"), QStringLiteral("mass test")});
+        QVERIFY2(rejected.exitCode == 0, rejected.both().constData());
+
+        QStringList args{QStringLiteral("--approve"), QStringLiteral("--json")};
+        for (qint64 id : ids)
+            args << QString::number(id);
+        const Ran ran = onImage(args);
+        QVERIFY2(ran.exitCode == 11, ran.err.left(2000).constData());
+        const QJsonArray decisions = ran.json().value(QStringLiteral("decisions")).toArray();
+        QCOMPARE(decisions.size(), kMass);
+        QHash<QString, QString> outcomeOf, detailOf;
+        for (qsizetype i = 0; i < decisions.size(); ++i) {
+            const QJsonObject d = decisions.at(i).toObject();
+            QCOMPARE(d.value(QStringLiteral("id")).toInteger(), ids.at(i)); // in the order named
+            outcomeOf.insert(rowOf.value(ids.at(i)), str(d, "outcome"));
+            detailOf.insert(rowOf.value(ids.at(i)), str(d, "detail"));
+        }
+        QCOMPARE(outcomeOf.value(QStringLiteral("mj_7")), QStringLiteral("superseded"));
+        QVERIFY2(detailOf.value(QStringLiteral("mj_7")).contains(QLatin1String("moved on")),
+                 qPrintable(detailOf.value(QStringLiteral("mj_7"))));
+        QCOMPARE(outcomeOf.value(QStringLiteral("mj_9")), QStringLiteral("superseded"));
+        QVERIFY2(detailOf.value(QStringLiteral("mj_9")).contains(QLatin1String("SCHEDULED")),
+                 qPrintable(detailOf.value(QStringLiteral("mj_9"))));
+        QCOMPARE(outcomeOf.value(QStringLiteral("mj_11")), QStringLiteral("already-taken"));
+        QVERIFY2(detailOf.value(QStringLiteral("mj_11")).contains(QLatin1String("rejected by")),
+                 qPrintable(detailOf.value(QStringLiteral("mj_11"))));
+        const QSet<QString> notRun{QStringLiteral("mj_7"), QStringLiteral("mj_9"),
+                                   QStringLiteral("mj_11")};
+        for (auto it = outcomeOf.cbegin(); it != outcomeOf.cend(); ++it)
+            if (!notRun.contains(it.key()))
+                QVERIFY2(it.value() == QLatin1String("executed"),
+                         qPrintable(it.key() + QLatin1Char(' ') + it.value() + QLatin1Char(' ') +
+                                    detailOf.value(it.key())));
+        // What ran is in the database, once each, under one generation.
+        const auto written =
+            sql(m_env, QStringLiteral("SELECT count(*) FILTER (WHERE j.status = 'FAILED'), "
+                                      "count(*) FILTER (WHERE i.status = 'FAILED') FROM "
+                                      "\"ImageJob\" j JOIN \"Image\" i ON i.id = j.\"imageId\" "
+                                      "WHERE j.id LIKE 'mj\\_%'"));
+        QCOMPARE(written.first().at(0).toInt(), kMass - 3);
+        QCOMPARE(written.first().at(1).toInt(), kMass - 3);
+        QCOMPARE(status(QStringLiteral("mj_7")), QStringLiteral("QUEUED"));
+        QCOMPARE(status(QStringLiteral("mj_9")), QStringLiteral("QUEUED"));
+        QCOMPARE(status(QStringLiteral("mj_11")), QStringLiteral("QUEUED"));
+        const auto audits = sql(
+            m_env, QStringLiteral("SELECT count(*), count(DISTINCT row_id), count(DISTINCT "
+                                  "generation), count(DISTINCT run_id) FROM reclaim.audit WHERE "
+                                  "domain = 'image' AND row_id LIKE 'mj\\_%' AND result = "
+                                  "'applied'"));
+        QCOMPARE(audits.first().at(0).toInt(), kMass - 3);
+        QCOMPARE(audits.first().at(1).toInt(), kMass - 3);
+        QCOMPARE(audits.first().at(2).toInt(), 1);
+        QCOMPARE(audits.first().at(3).toInt(), 1);
+        const auto open =
+            sql(m_env, QStringLiteral("SELECT count(*) FROM reclaim.held_action WHERE row_id "
+                                      "LIKE 'mj\\_%' AND state IN ('held', 'approved')"));
+        QCOMPARE(open.first().first().toInt(), 0);
+    }
+
+    // An approval that cannot take the lock (Redis is not there) decides nothing: each action is
+    // held again with the reason, its row untouched; a later approval runs them.
+    void anApprovalWithoutTheLockHoldsEachAgain()
+    {
+        for (int i = 1; i <= 3; ++i) {
+            sql(m_env,
+                QStringLiteral("INSERT INTO \"Image\" (id, status) VALUES (?, "
+                               "'PROCESSING')"),
+                {QStringLiteral("limg_%1").arg(i)});
+            sql(m_env,
+                QStringLiteral("INSERT INTO \"ImageJob\" (id, \"imageId\", status, "
+                               "\"updatedAt\") VALUES (?, ?, 'QUEUED', now() - interval "
+                               "'2 hours')"),
+                {QStringLiteral("lj_%1").arg(i), QStringLiteral("limg_%1").arg(i)});
+        }
+        QCOMPARE(onImage({QStringLiteral("--once")}).exitCode, 10);
+        const auto entries = listed();
+        QStringList args{QStringLiteral("--approve"), QStringLiteral("--json")};
+        for (int i = 1; i <= 3; ++i) {
+            const QJsonObject h = entries.value(QStringLiteral("lj_%1").arg(i));
+            QVERIFY(!h.isEmpty());
+            args << QString::number(h.value(QStringLiteral("id")).toInteger());
+        }
+        const Ran away = runReclaim(
+            m_env, QStringLiteral(RECLAIM_BINARY),
+            QStringList(args) << QStringLiteral("--config") << m_imageConfig,
+            {{QStringLiteral("RECLAIM_REDIS_URL"), QStringLiteral("redis://127.0.0.1:1/0")}});
+        QVERIFY2(away.exitCode == 11, away.both().constData());
+        const QJsonArray decisions = away.json().value(QStringLiteral("decisions")).toArray();
+        QCOMPARE(decisions.size(), 3);
+        for (const QJsonValue &v : decisions) {
+            const QJsonObject d = v.toObject();
+            QCOMPARE(str(d, "outcome"), QStringLiteral("held-again"));
+            QVERIFY2(str(d, "detail").contains(QLatin1String("could not take the lock")),
+                     qPrintable(str(d, "detail")));
+            QCOMPARE(heldState(d.value(QStringLiteral("id")).toInteger()), QStringLiteral("held"));
+        }
+        for (int i = 1; i <= 3; ++i) {
+            QCOMPARE(status(QStringLiteral("lj_%1").arg(i)), QStringLiteral("QUEUED"));
+            QCOMPARE(appliedAudits(QStringLiteral("image"), QStringLiteral("lj_%1").arg(i)), 0);
+        }
+        const Ran later = onImage(args);
+        QVERIFY2(later.exitCode == 0, later.both().constData());
+        for (int i = 1; i <= 3; ++i)
+            QCOMPARE(status(QStringLiteral("lj_%1").arg(i)), QStringLiteral("FAILED"));
+    }
+
     // Redis lost its data: every queue is gone, so every domain with a stale row is held (no
     // trace). The app restarts (its Queues stamp their meta again); approving each domain then
     // recovers every action, each with exactly one applied audit row.
