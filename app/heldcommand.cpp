@@ -91,36 +91,39 @@ int decide(const CommandLine &cmd, Engine &engine)
     }
     const Actor actor = operatorActor();
     const bool approving = cmd.mode == CommandLine::Mode::Approve;
-    // Each decision is printed as it is made: an approval of a whole domain takes a while.
-    const auto show = [&](const HeldDecision &d) {
-        if (!cmd.json) {
-            out << formatHeldDecision(d) << "\n";
-            out.flush();
-        }
-    };
-    const QList<HeldDecision> decisions = approving ? engine.approveHeld(ids, actor, show)
-                                                    : engine.rejectHeld(ids, actor, cmd.reason);
-    if (!approving)
-        for (const HeldDecision &d : decisions)
-            show(d);
     const HeldDecision::Outcome done =
         approving ? HeldDecision::Outcome::Executed : HeldDecision::Outcome::Rejected;
+    int decided = 0;
     int notDone = 0;
     bool storeFailed = false;
-    QJsonArray rows;
-    for (const HeldDecision &d : decisions) {
-        rows.append(heldDecisionJson(d));
+    // Each decision is told as it is made, and not kept: approving a whole domain after a data
+    // loss takes a while and can be 100,000 decisions. --json streams the same document.
+    if (cmd.json)
+        out << "{\n    \"decisions\": [";
+    const auto take = [&](const HeldDecision &d) {
+        if (cmd.json)
+            out << (decided == 0 ? "\n" : ",\n")
+                << QJsonDocument(heldDecisionJson(d)).toJson(QJsonDocument::Compact);
+        else
+            out << formatHeldDecision(d) << "\n";
+        out.flush();
+        ++decided;
         if (d.outcome == done)
-            continue;
+            return;
         ++notDone;
         storeFailed |= d.outcome == HeldDecision::Outcome::StoreFailed;
         err << "reclaim: held action " << d.id << " was not " << (approving ? "run" : "rejected")
             << ": " << heldOutcomeName(d.outcome) << " — " << d.detail << "\n";
-    }
+        err.flush();
+    };
+    if (approving)
+        engine.approveHeld(ids, actor, take);
+    else
+        for (const HeldDecision &d : engine.rejectHeld(ids, actor, cmd.reason))
+            take(d);
     if (cmd.json)
-        out << QJsonDocument(QJsonObject{{QStringLiteral("decisions"), rows}})
-                   .toJson(QJsonDocument::Indented);
-    if (storeFailed && notDone == decisions.size())
+        out << "\n    ]\n}\n";
+    if (storeFailed && notDone == decided)
         return exitcode::RunFailed;
     return notDone == 0 ? exitcode::Ran : exitcode::NotAllDecided;
 }

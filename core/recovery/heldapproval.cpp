@@ -334,22 +334,14 @@ QString heldOutcomeName(HeldDecision::Outcome o)
     return {};
 }
 
-QList<HeldDecision> approveHeldActions(const ApprovedRecheckPorts &ports, HeldActionStore &held,
-                                       const QList<qint64> &ids, const Actor &approver,
-                                       const std::function<void(const HeldDecision &)> &each)
+void approveHeldActions(const ApprovedRecheckPorts &ports, HeldActionStore &held,
+                        const QList<qint64> &ids, const Actor &approver,
+                        const std::function<void(const HeldDecision &)> &each)
 {
     MassApproval approval(ports, held, approver);
-    QList<HeldDecision> out;
-    out.reserve(ids.size());
-    for (qsizetype at = 0; at < ids.size(); at += kApprovalSlice) {
-        const QList<HeldDecision> decided = approval.decide(ids.mid(at, kApprovalSlice));
-        for (const HeldDecision &d : decided) {
-            out << d;
-            if (each)
-                each(out.last());
-        }
-    }
-    return out;
+    for (qsizetype at = 0; at < ids.size(); at += kApprovalSlice)
+        for (const HeldDecision &d : approval.decide(ids.mid(at, kApprovalSlice)))
+            each(d);
 }
 
 HeldDecision rejectHeldAction(JobStore &store, HeldActionStore &held, qint64 id, const Actor &by,

@@ -41,16 +41,18 @@ QString heldOutcomeName(HeldDecision::Outcome o); // "executed", "already-taken"
 // approves it): one lock and generation for all of them, taken when the first needs it; claimed,
 // read, planned and looked up again 1,000 at a time, each step one statement or one pipeline;
 // what is still ABSENT executed in batches as a run executes them; every entry settled in one
-// statement per step. Every action keeps its own decision, in the order of `ids`; `each` is
-// told each as its step settles.
-QList<HeldDecision> approveHeldActions(const ApprovedRecheckPorts &ports, HeldActionStore &held,
-                                       const QList<qint64> &ids, const Actor &approver,
-                                       const std::function<void(const HeldDecision &)> &each = {});
+// statement per step. Every action keeps its own decision, told to `each` in the order of `ids`
+// as its step settles — and not kept: an approval of 100,000 holds one step in memory.
+void approveHeldActions(const ApprovedRecheckPorts &ports, HeldActionStore &held,
+                        const QList<qint64> &ids, const Actor &approver,
+                        const std::function<void(const HeldDecision &)> &each);
 
 inline HeldDecision approveHeldAction(const ApprovedRecheckPorts &ports, HeldActionStore &held,
                                       qint64 id, const Actor &approver)
 {
-    return approveHeldActions(ports, held, {id}, approver).first();
+    HeldDecision out;
+    approveHeldActions(ports, held, {id}, approver, [&](const HeldDecision &d) { out = d; });
+    return out;
 }
 
 // Rejects it (held → rejected) and records the rejection the planner reads, so no run offers

@@ -97,17 +97,20 @@ QList<HeldDecision> allFailed(const QList<qint64> &ids, const QString &why)
 
 } // namespace
 
-QList<HeldDecision> Engine::approveHeld(const QList<qint64> &ids, const Actor &actor,
-                                        const std::function<void(const HeldDecision &)> &each)
+void Engine::approveHeld(const QList<qint64> &ids, const Actor &actor,
+                         const std::function<void(const HeldDecision &)> &each)
 {
     auto store = PgJobStore::open(m_config, false);
-    if (!store)
-        return allFailed(ids, store.error().message);
+    if (!store) {
+        for (const HeldDecision &d : allFailed(ids, store.error().message))
+            each(d);
+        return;
+    }
     const QString noError;
     const ApprovedRecheckPorts ports{m_config,       store->get(),   noError,
                                      m_redis->queue, m_redis->queue, m_redis->lock};
     m_redis->link.startRun();
-    return approveHeldActions(ports, **store, ids, actor, each);
+    approveHeldActions(ports, **store, ids, actor, each);
 }
 
 QList<HeldDecision> Engine::rejectHeld(const QList<qint64> &ids, const Actor &actor,

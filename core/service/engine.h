@@ -38,8 +38,8 @@ public:
     // again and run under its own lock (recovery/heldapproval.h); rejected. `each` hears every
     // decision as it is made (progress for a long --approve --domain).
     Expected<QList<HeldAction>, StoreError> heldActions(const HeldFilter &filter);
-    QList<HeldDecision> approveHeld(const QList<qint64> &ids, const Actor &actor,
-                                    const std::function<void(const HeldDecision &)> &each = {});
+    void approveHeld(const QList<qint64> &ids, const Actor &actor,
+                     const std::function<void(const HeldDecision &)> &each);
     QList<HeldDecision> rejectHeld(const QList<qint64> &ids, const Actor &actor,
                                    const QString &reason);
     // Find a job by id (recovery/joblookup.h): reads only, with a read-only store. Empty with

@@ -200,11 +200,13 @@ void RecoveryWorker::approveHeld(const QList<qint64> &ids)
 {
     ensureEngine();
     m_busy.store(true);
-    const QList<HeldDecision> decided =
-        m_engine->approveHeld(ids, actorOf(QStringLiteral("operator")),
-                              [this](const HeldDecision &d) { emit heldDecided(d); });
+    int decided = 0;
+    m_engine->approveHeld(ids, actorOf(QStringLiteral("operator")), [&](const HeldDecision &d) {
+        ++decided;
+        emit heldDecided(d);
+    });
     m_busy.store(false);
-    emit heldDecisionsDone(static_cast<int>(decided.size()));
+    emit heldDecisionsDone(decided);
 }
 
 void RecoveryWorker::rejectHeld(const QList<qint64> &ids, const QString &reason)
