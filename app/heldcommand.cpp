@@ -122,7 +122,7 @@ int decide(const CommandLine &cmd, Engine &engine)
         for (const HeldDecision &d : engine.rejectHeld(ids, actor, cmd.reason))
             take(d);
     if (cmd.json)
-        out << "\n    ]\n}\n";
+        out << "\n    ],\n    \"redisRoundTrips\": " << engine.redisRoundTrips() << "\n}\n";
     if (storeFailed && notDone == decided)
         return exitcode::RunFailed;
     return notDone == 0 ? exitcode::Ran : exitcode::NotAllDecided;

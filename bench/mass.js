@@ -38,7 +38,7 @@ const SIZES = {
   full: { variants: [['requeue', 20000, false], ['requeue', 20000, true], ['fail', 20000, true], ['requeue', 100000, false]], reps: 1, verifySample: 200 },
   smoke: { variants: [['requeue', 200, false], ['requeue', 200, true], ['fail', 200, true]], reps: 1, verifySample: 20 },
 };
-const CONTENDERS = ['reclaim', 'peer-serial', 'peer-64'];
+const CONTENDERS = ['reclaim', 'reclaim-approve', 'peer-serial', 'peer-64'];
 const TARGETS = { vsSerial: 15, vsInFlight: 8, rssMiB: 256, tripsPer1000: 10 };
 
 /** JSON text with object keys sorted: two values are equal iff their canonical texts are. */
@@ -240,7 +240,16 @@ class MassBench {
     };
     const f = this.b.file(`mass-${v.key}.json`);
     fs.writeFileSync(f, `${JSON.stringify(cfg, null, 2)}\n`);
+    // The same with the default guard, as production runs it: the run holds every action, and
+    // on-call approves the domain (`reclaim-approve`).
+    const held = JSON.parse(JSON.stringify(cfg));
+    delete held.run.guard;
+    fs.writeFileSync(this.b.file(`mass-${v.key}-held.json`), `${JSON.stringify(held, null, 2)}\n`);
     return f;
+  }
+
+  heldConfig(cfg) {
+    return cfg.replace(/\.json$/, '-held.json');
   }
 
   // ---------------------------------------------------------------- contenders
@@ -275,6 +284,29 @@ class MassBench {
     }
     const report = await readReport(out);
     return { wallMs: r.wallMs, peakRssKiB: r.peakRssKiB, report, redisRoundTrips: report.head.redisRoundTrips, reportBytes: fs.statSync(out).size };
+  }
+
+  /** The daemon's hold under the default guard (exit 10, not measured), then the approval. */
+  async holdForApproval(v, cfg) {
+    const out = this.b.file(`mass-${v.key}-held-run.json`);
+    const env = { RECLAIM_PG_URL: this.b.pgUrl(RUN), RECLAIM_REDIS_URL: this.b.redisUrl(DB.run) };
+    const r = await this.timed(this.b.reclaimBin, ['--once', '--config', this.heldConfig(cfg)], env, out);
+    if (r.code !== 10) throw new Error(`reclaim --once under the default guard exited ${r.code} on ${v.key}, expected 10 (held): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    return r;
+  }
+
+  async runApproval(v, cfg, hold) {
+    const out = this.b.file(`mass-${v.key}-approve.json`);
+    const env = { RECLAIM_PG_URL: this.b.pgUrl(RUN), RECLAIM_REDIS_URL: this.b.redisUrl(DB.run) };
+    const r = await this.timed(this.b.reclaimBin, ['--approve', '--domain', 'incident', '--json', '--config', this.heldConfig(cfg)], env, out);
+    if (r.code !== 0) throw new Error(`reclaim --approve --domain incident exited ${r.code} on ${v.key}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    const doc = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const outcomes = {};
+    for (const d of doc.decisions) outcomes[d.outcome] = (outcomes[d.outcome] || 0) + 1;
+    return {
+      wallMs: r.wallMs, peakRssKiB: r.peakRssKiB, redisRoundTrips: doc.redisRoundTrips,
+      approval: { outcomes, decisions: doc.decisions.length, holdWallMs: hold.wallMs, holdPeakRssKiB: hold.peakRssKiB },
+    };
   }
 
   async runPeer(v, concurrency) {
@@ -329,8 +361,8 @@ class MassBench {
         }
         return out;
       };
-      const ours = await audit(contender === 'reclaim' ? 'reclaim.audit' : 'peer_audit');
-      const theirs = await audit(contender === 'reclaim' ? 'peer_audit' : 'reclaim.audit');
+      const ours = await audit(contender.startsWith('reclaim') ? 'reclaim.audit' : 'peer_audit');
+      const theirs = await audit(contender.startsWith('reclaim') ? 'peer_audit' : 'reclaim.audit');
       if (ours.applied !== n || ours.distinctOrphans !== n || ours.total !== n) {
         problems.push(`audit: ${fmt(ours.total)} rows, ${fmt(ours.applied)} applied for ${fmt(ours.distinctOrphans)} orphans (expected exactly one applied row per orphan, ${fmt(n)})` +
           `${Object.keys(ours.other).length ? `; other results ${JSON.stringify(ours.other)}` : ''}`);
@@ -420,9 +452,12 @@ class MassBench {
 
   async contender(v, name, cfg) {
     await this.freshCopy();
+    // The approval is measured alone: the hold before it is the daemon's run, not on-call's wait.
+    const hold = name === 'reclaim-approve' ? await this.holdForApproval(v, cfg) : null;
     const before = await this.countersBefore();
     let m;
     if (name === 'reclaim') m = await this.runReclaim(v, cfg);
+    else if (hold) m = await this.runApproval(v, cfg, hold);
     else m = await this.runPeer(v, name === 'peer-serial' ? 1 : 64);
     const counters = await this.countersAfter(before);
     const problems = await this.verify(v, name);
@@ -447,6 +482,10 @@ class MassBench {
       if (h.head.counts.ABSENT !== n || h.head.counts.SCHEDULED !== n || h.head.counts.UNKNOWN !== 0) {
         problems.push(`reclaim's verdicts ${JSON.stringify(h.head.counts)}, expected ${n} SCHEDULED / ${n} ABSENT / 0 UNKNOWN`);
       }
+    }
+    if (m.approval) {
+      x.approval = m.approval;
+      if (m.approval.decisions !== n || m.approval.outcomes.executed !== n) problems.push(`the approval decided ${JSON.stringify(m.approval.outcomes)} of ${m.approval.decisions}, expected ${n} executed`);
     }
     if (m.peer) {
       x.peer = m.peer;
@@ -473,7 +512,7 @@ class MassBench {
       }
       const cfg = this.config(v);
       this.log(`8. mass recovery ${v.key}: ${CONTENDERS.join(', ')}, each from a fresh copy, ${this.size.reps} repetition(s)`);
-      const reps = { reclaim: [], 'peer-serial': [], 'peer-64': [] };
+      const reps = Object.fromEntries(CONTENDERS.map((c) => [c, []]));
       for (let rep = 0; rep < this.size.reps; rep++) {
         // Interleaved, and the order rotated per repetition and variant.
         const shift = (rep + this.results.variants.length) % CONTENDERS.length;
@@ -569,6 +608,14 @@ function massTargets(r) {
     add('8', `  vs the peer with 64 jobs in flight (${label})`, fmt(ours.rowsPerSecond), `${fmt(f.rowsPerSecond)}/s`,
       ours.rowsPerSecond / f.rowsPerSecond, `≥ ${TARGETS.vsInFlight}×`, ours.rowsPerSecond / f.rowsPerSecond >= TARGETS.vsInFlight,
       `wall ${fmt(ours.wallMs / 1000, 2)} s vs ${fmt(f.wallMs / 1000, 2)} s`);
+    const a = v.contenders['reclaim-approve'];
+    if (a) {
+      add('8', `  held by the default guard, then approved (\`--approve --domain\`, ${label}): rows/s vs the peer one at a time`, fmt(a.rowsPerSecond), `${fmt(s.rowsPerSecond)}/s`,
+        a.rowsPerSecond / s.rowsPerSecond, `≥ ${TARGETS.vsSerial}×`, a.rowsPerSecond / s.rowsPerSecond >= TARGETS.vsSerial,
+        `the approval's wall ${fmt(a.wallMs / 1000, 2)} s, peak RSS ${fmt(a.peakRssKiB / MiB, 1)} MiB; the hold before it ${fmt(a.approval.holdWallMs / 1000, 2)} s`);
+      add('8', `    the approval vs the peer with 64 jobs in flight (${label})`, fmt(a.rowsPerSecond), `${fmt(f.rowsPerSecond)}/s`,
+        a.rowsPerSecond / f.rowsPerSecond, `≥ ${TARGETS.vsInFlight}×`, a.rowsPerSecond / f.rowsPerSecond >= TARGETS.vsInFlight);
+    }
     add('8', `  peak RSS of reclaim --once (${label})`, `${fmt(ours.peakRssKiB / MiB, 1)} MiB`, `peer ${fmt(s.peakRssKiB / MiB, 1)} / ${fmt(f.peakRssKiB / MiB, 1)} MiB`, null,
       v.orphans >= 100000 ? `< ${TARGETS.rssMiB} MiB` : '', v.orphans >= 100000 ? ours.peakRssKiB < TARGETS.rssMiB * MiB : null);
     add('8', `  Redis round trips per 1,000 actions (${label})`, fmt(ours.redisRoundTripsPer1000, 1),
@@ -591,16 +638,19 @@ function massMarkdown(r, mode) {
     'the same freshly built state (`CREATE DATABASE … TEMPLATE`, Redis keys copied), runs in a fresh process, and its outcome is verified in full. ' +
     'Rows/s = orphans ÷ the process\'s wall time. Redis round trips: Reclaim\'s own count (`redisRoundTrips`), the peer\'s commands counted in ioredis ' +
     '(a pipeline once). PostgreSQL round trips: statements the server logged for the contender\'s database (`log_statement = all`: every simple query, ' +
-    'PREPARE/EXECUTE/DEALLOCATE/BEGIN/COMMIT each, and every extended-protocol execute); in brackets the statements pg_stat_statements counted (no PREPARE/DEALLOCATE).', '');
+    'PREPARE/EXECUTE/DEALLOCATE/BEGIN/COMMIT each, and every extended-protocol execute); in brackets the statements pg_stat_statements counted (no PREPARE/DEALLOCATE). ' +
+    '"Held, then approved" is production\'s path: `reclaim --once` under the default guard holds every action (exit 10, its time not counted), then ' +
+    '`reclaim --approve --domain incident --json` approves them all; its wall time, peak RSS and round trips are the approval\'s alone.', '');
   L.push('| variant | contender | wall | rows recovered/s | Reclaim ÷ this | peak RSS | Redis trips /1,000 actions | PG round trips /1,000 (statements) | Redis commands executed /1,000 | verified |',
     '|---|---|---|---|---|---|---|---|---|---|');
   for (const v of r.variants) {
     const ours = v.contenders.reclaim;
     for (const name of CONTENDERS) {
       const x = v.contenders[name];
-      const label = name === 'reclaim' ? '`reclaim --once`' : name === 'peer-serial' ? 'peer, one at a time' : 'peer, 64 in flight (pool 16)';
+      if (!x) continue;
+      const label = { reclaim: '`reclaim --once`', 'reclaim-approve': 'held by the default guard, then `reclaim --approve --domain` (the approval alone)', 'peer-serial': 'peer, one at a time' }[name] || 'peer, 64 in flight (pool 16)';
       L.push(`| ${v.kind}${v.parents ? ' + parent rule' : ''}, ${fmt(v.orphans)} | ${label} | ${fmt(x.wallMs / 1000, 2)} s | ${fmt(x.rowsPerSecond)} | ` +
-        `${name === 'reclaim' ? '' : `${fmt(ours.rowsPerSecond / x.rowsPerSecond, 2)}×`} | ${fmt(x.peakRssKiB / MiB, 1)} MiB | ${fmt(x.redisRoundTripsPer1000, 1)} | ` +
+        `${name.startsWith('reclaim') ? '' : `${fmt(ours.rowsPerSecond / x.rowsPerSecond, 2)}×`} | ${fmt(x.peakRssKiB / MiB, 1)} MiB | ${fmt(x.redisRoundTripsPer1000, 1)} | ` +
         `${fmt(x.pgRoundTripsPer1000, 1)} (${fmt(x.pgStatementsPer1000, 1)}) | ${fmt(x.redisServerCommandsPer1000, 0)} | ${x.problems.length ? `**no**: ${x.problems.join('; ')}` : 'yes'} |`);
     }
   }

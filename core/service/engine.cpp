@@ -97,6 +97,11 @@ QList<HeldDecision> allFailed(const QList<qint64> &ids, const QString &why)
 
 } // namespace
 
+qint64 Engine::redisRoundTrips() const
+{
+    return m_redis->queue.roundTrips();
+}
+
 void Engine::approveHeld(const QList<qint64> &ids, const Actor &actor,
                          const std::function<void(const HeldDecision &)> &each)
 {

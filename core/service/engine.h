@@ -40,6 +40,8 @@ public:
     Expected<QList<HeldAction>, StoreError> heldActions(const HeldFilter &filter);
     void approveHeld(const QList<qint64> &ids, const Actor &actor,
                      const std::function<void(const HeldDecision &)> &each);
+    // Redis round trips this engine's connection has made (an approval's cost in --json).
+    qint64 redisRoundTrips() const;
     QList<HeldDecision> rejectHeld(const QList<qint64> &ids, const Actor &actor,
                                    const QString &reason);
     // Find a job by id (recovery/joblookup.h): reads only, with a read-only store. Empty with
