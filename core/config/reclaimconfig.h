@@ -33,7 +33,9 @@ struct RunSettings
     std::chrono::seconds interval{300};
     std::chrono::milliseconds redisTimeout{2000};
     std::chrono::milliseconds postgresTimeout{5000};
-    int scanPageSize = 200;
+    // Jobs per scan page, each with its payload: 1,000 is the order of BullMQ's own batches and of
+    // a probe call; lower it where payloads are large (a page's reply carries every one).
+    int scanPageSize = 1000;
     int probeBatchSize = 1000;    // direct lookups per pipelined round trip
     int listProbeLimit = 10000;   // list elements a lookup may walk before reading the list once
     Policy policy = Policy::Auto; // the default of every domain's requeue and fail policy

@@ -42,8 +42,11 @@ struct Actor
 
 struct WriteOutcome
 {
-    ActionResult result = ActionResult::Applied; // Applied, Stale or Fenced
+    // Applied, Stale or Fenced; Unknown when the connection was lost at the commit and what the
+    // transaction did could not be read again (it may have committed).
+    ActionResult result = ActionResult::Applied;
     ParentChange parent;
+    QString note; // how the outcome was learnt, when not from the transaction's own answer
 };
 
 // An operator's recorded "no" to the action planned for a row as it was then: while the row

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSqlQuery>
 #include <QVariant>
@@ -279,6 +280,84 @@ Expected<QList<WriteOutcome>, StoreError> writeActions(PgConnection &conn, const
     if (!db.commit())
         return unexpected(conn.failure(QStringLiteral("%1 (commit)").arg(what)));
     return out;
+}
+
+Expected<std::optional<QList<WriteOutcome>>, StoreError>
+readCommittedOutcomes(PgConnection &conn, const QList<const Action *> &actions,
+                      qint64 lockTimeoutMs)
+{
+    QSqlDatabase db = conn.database();
+    QSqlQuery q(db);
+    const QString what = QStringLiteral("reading %1 audit rows again after the connection was lost")
+                             .arg(actions.size());
+    if (!db.transaction())
+        return unexpected(conn.failure(what));
+    auto fail = [&](const QString &step) {
+        StoreError e = conn.failure(QStringLiteral("%1 (%2)").arg(what, step), q);
+        db.rollback();
+        return unexpected(e);
+    };
+    if (!q.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(qMax<qint64>(1, lockTimeoutMs))))
+        return fail(QStringLiteral("setting the lock timeout"));
+    QJsonArray ids;
+    for (const Action *a : actions)
+        ids.append(a->auditId);
+    if (!execInline(q,
+                    QStringLiteral("SELECT id, result, detail FROM reclaim.audit WHERE id IN "
+                                   "(SELECT json_array_elements_text(?::json)::bigint) FOR SHARE"),
+                    {compactJson(ids)}))
+        return fail(QStringLiteral("waiting for the lost transaction to end"));
+    QHash<qint64, QPair<QString, QString>> byId;
+    while (q.next())
+        byId.insert(q.value(0).toLongLong(), {q.value(1).toString(), q.value(2).toString()});
+    db.commit(); // a read: nothing to keep, whatever the commit says
+    QList<WriteOutcome> out;
+    out.reserve(actions.size());
+    bool started = false;
+    bool completed = false;
+    static const QRegularExpression parentDetail(
+        QStringLiteral("^parent (.+)\\.([^.]+) rows=(\\d+)$"));
+    for (const Action *a : actions) {
+        const auto row = byId.constFind(a->auditId);
+        if (row == byId.cend())
+            return unexpected(StoreError{
+                QStringLiteral("%1: audit row %2 is missing").arg(what).arg(a->auditId)});
+        const QString &result = row->first;
+        WriteOutcome o;
+        if (result == actionResultName(ActionResult::Applied))
+            o.result = ActionResult::Applied;
+        else if (result == actionResultName(ActionResult::Stale))
+            o.result = ActionResult::Stale;
+        else if (result == actionResultName(ActionResult::Fenced))
+            o.result = ActionResult::Fenced;
+        else if (result == QLatin1String("started")) {
+            started = true;
+            continue;
+        } else {
+            return unexpected(StoreError{QStringLiteral("%1: audit row %2 reads '%3', which no "
+                                                        "batch write leaves")
+                                             .arg(what)
+                                             .arg(a->auditId)
+                                             .arg(result)});
+        }
+        completed = true;
+        if (const auto m = parentDetail.match(row->second); m.hasMatch()) {
+            o.parent.attempted = true;
+            o.parent.table = m.captured(1);
+            o.parent.column = m.captured(2);
+            o.parent.rows = m.captured(3).toInt();
+        }
+        out << o;
+    }
+    // One transaction wrote them all: all completed, or none.
+    if (started && completed)
+        return unexpected(StoreError{
+            QStringLiteral("%1: some are completed and some are not, which one transaction "
+                           "cannot leave")
+                .arg(what)});
+    if (started)
+        return std::optional<QList<WriteOutcome>>();
+    return std::optional<QList<WriteOutcome>>(out);
 }
 
 bool finishAuditSet(QSqlQuery &q, const QList<const Action *> &actions)

@@ -150,13 +150,13 @@ Expected<QList<HeldAction>, StoreError> readHeldActions(PgConnection &conn,
     }
     if (filter.openOnly)
         where << QStringLiteral("state IN ('held', 'approved')");
-    q.prepare(QStringLiteral("SELECT %1 FROM reclaim.held_action%2 ORDER BY held_at, id")
-                  .arg(kColumns, where.isEmpty() ? QString()
-                                                 : QStringLiteral(" WHERE ") +
-                                                       where.join(QStringLiteral(" AND "))));
-    for (const QVariant &v : binds)
-        q.addBindValue(v);
-    if (!q.exec())
+    // One round trip (a prepared statement costs three): an approval reads 1,000 at a time.
+    if (!execInline(q,
+                    QStringLiteral("SELECT %1 FROM reclaim.held_action%2 ORDER BY held_at, id")
+                        .arg(kColumns, where.isEmpty() ? QString()
+                                                       : QStringLiteral(" WHERE ") +
+                                                             where.join(QStringLiteral(" AND "))),
+                    binds))
         return unexpected(conn.failure(QStringLiteral("reading the held actions"), q));
     QList<HeldAction> out;
     while (q.next())

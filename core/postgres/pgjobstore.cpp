@@ -322,6 +322,8 @@ PgJobStore::applyActions(const DomainConfig &d, const QList<const Action *> &act
             return unexpected(types.error());
         return writeActions(conn, d, *types, actions);
     });
+    if (!written && !m_conn->alive())
+        written = settleAfterCut(actions, written.error());
     QList<Expected<WriteOutcome, StoreError>> out;
     out.reserve(actions.size());
     for (qsizetype i = 0; i < actions.size(); ++i)
@@ -405,6 +407,35 @@ Expected<QHash<QString, Candidate>, StoreError> PgJobStore::readRows(const Domai
             return unexpected(types.error());
         return readRowsById(conn, d, types->id, rowIds);
     });
+}
+
+Expected<QList<WriteOutcome>, StoreError>
+PgJobStore::settleAfterCut(const QList<const Action *> &actions, const StoreError &cut)
+{
+    // The connection died in the transaction: it may have committed (a COMMIT cut in flight),
+    // or not. Its audit rows, read again on a fresh connection, say which; failing that, every
+    // action is "unknown", never "failed": the row may be written.
+    const auto read =
+        watched([&] { return readCommittedOutcomes(live(), actions, m_callLimit.count()); });
+    if (!read) {
+        WriteOutcome unknown;
+        unknown.result = ActionResult::Unknown;
+        unknown.note = QStringLiteral("unknown: the write may have committed (the connection was "
+                                      "lost in its transaction: %1; reading its audit rows again "
+                                      "failed: %2); the next run reads the row as it is")
+                           .arg(cut.message, read.error().message);
+        return QList<WriteOutcome>(actions.size(), unknown);
+    }
+    if (!*read)
+        return unexpected(
+            StoreError{cut.message +
+                       QStringLiteral("; read again on a new connection: nothing was committed")});
+    QList<WriteOutcome> out = **read;
+    for (WriteOutcome &o : out)
+        o.note = QStringLiteral("the connection was lost at the commit (%1); read again on a new "
+                                "connection, the write had committed")
+                     .arg(cut.message);
+    return out;
 }
 
 Expected<RowKeyTypes, StoreError> PgJobStore::rowKeyTypes(PgConnection &conn, const DomainConfig &d)
@@ -500,11 +531,21 @@ Expected<QList<HeldClaim>, StoreError> PgJobStore::claimHeldMany(const QList<qin
             return unexpected(claimed.error());
         moved = std::move(*claimed);
     }
-    // Where each stands now: approved by this approver, or by whom and how it was taken.
-    const auto now =
-        moved.isEmpty() ? found : heldActions(HeldFilter{{}, std::nullopt, ids, false});
+    // Where each stands now: approved by this approver, or by whom and how it was taken — read
+    // again only when some were not claimed here (a mass approval usually claims them all).
+    const bool allClaimed = !moved.isEmpty() && moved.size() == found->size();
+    auto now = allClaimed || moved.isEmpty()
+                   ? found
+                   : heldActions(HeldFilter{{}, std::nullopt, ids, false});
     if (!now)
         return unexpected(now.error());
+    if (allClaimed)
+        for (HeldAction &h : *now) {
+            h.state = HeldState::Approved;
+            h.stateBy = actorName(approver);
+            h.stateAt = QDateTime::currentDateTimeUtc();
+            h.stateDetail = QStringLiteral("approved by %1").arg(actorName(approver));
+        }
     QHash<qint64, const HeldAction *> byId;
     for (const HeldAction &h : *now)
         byId.insert(h.id, &h);

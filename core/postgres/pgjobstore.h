@@ -90,6 +90,9 @@ private:
     template <typename Call> auto watched(Call &&call);
     // A write a read-only store refuses, with what it was.
     std::optional<StoreError> refusedWhenReadOnly(const QString &what) const;
+    // A batch's outcomes after its connection was lost in the transaction (batchwrite.h).
+    Expected<QList<WriteOutcome>, StoreError> settleAfterCut(const QList<const Action *> &actions,
+                                                             const StoreError &cut);
     // The SQL types of the domain's row key, read once per store.
     Expected<RowKeyTypes, StoreError> rowKeyTypes(PgConnection &conn, const DomainConfig &domain);
     // Retries the audit completions that could not be written yet (the server was away).

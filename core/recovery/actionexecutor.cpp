@@ -88,6 +88,11 @@ void takeWriteOutcome(Action &action, const Expected<WriteOutcome, StoreError> &
     }
     action.result = written->result;
     action.parent = written->parent;
+    if (!written->note.isEmpty())
+        note(action, written->note);
+    // Not known whether the transaction committed: its audit row is left to say what it did.
+    if (written->result == ActionResult::Unknown)
+        return;
     if (written->result == ActionResult::Stale)
         note(action, QStringLiteral("0 rows: the row moved on after it was read"));
     else if (written->result == ActionResult::Fenced)

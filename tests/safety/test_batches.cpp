@@ -2,8 +2,10 @@
 // attempts, one pipeline enqueues, one transaction writes the rows), and every action of a batch
 // still gets its own, true result when something goes wrong in the middle of it — a row a worker
 // moved on, a fence raised halfway, Redis lost halfway, PostgreSQL failing after the enqueues, a
-// restore query with bad JSON for one row.
+// restore query with bad JSON for one row; and (#31 item 2) a COMMIT whose answer is lost, which
+// is read again and told as it is — never as "failed" when it may have committed.
 #include "bullmq/bullmqscripts.h"
+#include "commitproxy.h"
 #include "fencing/redislock.h"
 #include "postgres/pgjobstore.h"
 #include "recovery/recoveryrun.h"
@@ -408,6 +410,68 @@ private slots:
         }
         QCOMPARE(r.count(ActionResult::Applied), 5);
         QCOMPARE(rowState(5).value(2).toBool(), false);
+    }
+
+    // The server commits the batch, and its answer never arrives (the connection is lost with
+    // the COMMIT in flight): the watchdog closes the connection, and a new one reads the audit
+    // rows the transaction completed. Applied, each saying how it was learnt — not "row write
+    // failed", which is what the run reported before.
+    void aCommitWhoseAnswerIsLostIsReadAgain()
+    {
+        seedOrphans(3);
+        CommitProxy proxy(m_config.postgres.host, m_config.postgres.port);
+        QVERIFY(proxy.port() > 0);
+        m_config.postgres.port = proxy.port();
+        m_config.run.postgresTimeout = std::chrono::milliseconds(1000);
+        RedisAdapters redis(m_config.redis, m_config.run);
+        BatchHooks hooks(redis.queue);
+        hooks.after = [&] {
+            proxy.arm(CommitProxy::Arm::SwallowCommitAnswer);
+        };
+        const RunReport r = runHooked(hooks, redis);
+        QVERIFY(proxy.swallowed());
+        QCOMPARE(r.actions.size(), 3);
+        for (const Action *a : actionsOf(r)) {
+            QVERIFY2(a->result == ActionResult::Applied,
+                     qPrintable(actionResultName(a->result) + QLatin1Char(' ') + a->resultDetail));
+            QVERIFY2(a->resultDetail.contains(QLatin1String("the write had committed")),
+                     qPrintable(a->resultDetail));
+        }
+        for (int i = 1; i <= 3; ++i) {
+            QVERIFY(jobExists(i));
+            QCOMPARE(rowState(i).value(0).toString(), QStringLiteral("QUEUED"));
+            QCOMPARE(rowState(i).value(2).toBool(), true);
+        }
+        QCOMPARE(auditResults().filter(QStringLiteral("=applied")).size(), 3);
+    }
+
+    // The same, and nothing can be read afterwards either: each action is "unknown: the write
+    // may have committed", and its audit row is left to the transaction. Read directly, the
+    // transaction did commit — "failed" would have been false.
+    void aCommitWhoseAnswerIsLostAndCannotBeReadIsUnknown()
+    {
+        seedOrphans(3);
+        CommitProxy proxy(m_config.postgres.host, m_config.postgres.port);
+        QVERIFY(proxy.port() > 0);
+        m_config.postgres.port = proxy.port();
+        m_config.run.postgresTimeout = std::chrono::milliseconds(1000);
+        RedisAdapters redis(m_config.redis, m_config.run);
+        BatchHooks hooks(redis.queue);
+        hooks.after = [&] {
+            proxy.arm(CommitProxy::Arm::SwallowCommitThenDark);
+        };
+        const RunReport r = runHooked(hooks, redis);
+        QVERIFY(proxy.swallowed());
+        QCOMPARE(r.actions.size(), 3);
+        for (const Action *a : actionsOf(r)) {
+            QVERIFY2(a->result == ActionResult::Unknown,
+                     qPrintable(actionResultName(a->result) + QLatin1Char(' ') + a->resultDetail));
+            QVERIFY2(a->resultDetail.contains(QLatin1String("the write may have committed")),
+                     qPrintable(a->resultDetail));
+        }
+        for (int i = 1; i <= 3; ++i)
+            QCOMPARE(rowState(i).value(2).toBool(), true);
+        QCOMPARE(auditResults().filter(QStringLiteral("=applied")).size(), 3);
     }
 };
 
