@@ -283,34 +283,24 @@ Expected<QList<WriteOutcome>, StoreError> writeActions(PgConnection &conn, const
 }
 
 Expected<std::optional<QList<WriteOutcome>>, StoreError>
-readCommittedOutcomes(PgConnection &conn, const QList<const Action *> &actions,
-                      qint64 lockTimeoutMs)
+readCommittedOutcomes(PgConnection &conn, const QList<const Action *> &actions)
 {
-    QSqlDatabase db = conn.database();
-    QSqlQuery q(db);
+    QSqlQuery q(conn.database());
     const QString what = QStringLiteral("reading %1 audit rows again after the connection was lost")
                              .arg(actions.size());
-    if (!db.transaction())
-        return unexpected(conn.failure(what));
-    auto fail = [&](const QString &step) {
-        StoreError e = conn.failure(QStringLiteral("%1 (%2)").arg(what, step), q);
-        db.rollback();
-        return unexpected(e);
-    };
-    if (!q.exec(QStringLiteral("SET LOCAL lock_timeout = %1").arg(qMax<qint64>(1, lockTimeoutMs))))
-        return fail(QStringLiteral("setting the lock timeout"));
     QJsonArray ids;
     for (const Action *a : actions)
         ids.append(a->auditId);
+    // One statement on its own: FOR SHARE waits (the session's lock_timeout) for a transaction
+    // the server is still finishing.
     if (!execInline(q,
                     QStringLiteral("SELECT id, result, detail FROM reclaim.audit WHERE id IN "
                                    "(SELECT json_array_elements_text(?::json)::bigint) FOR SHARE"),
                     {compactJson(ids)}))
-        return fail(QStringLiteral("waiting for the lost transaction to end"));
+        return unexpected(conn.failure(what, q));
     QHash<qint64, QPair<QString, QString>> byId;
     while (q.next())
         byId.insert(q.value(0).toLongLong(), {q.value(1).toString(), q.value(2).toString()});
-    db.commit(); // a read: nothing to keep, whatever the commit says
     QList<WriteOutcome> out;
     out.reserve(actions.size());
     bool started = false;

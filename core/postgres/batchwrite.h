@@ -48,11 +48,11 @@ Expected<QList<WriteOutcome>, StoreError> writeActions(PgConnection &conn,
 // What a batch's transaction did, read again on a fresh connection after the old one was lost
 // in the middle of it (#31: a cut COMMIT). Its audit rows are completed inside the transaction,
 // so they tell: still "started" — it did not commit (nullopt); completed — it committed, with
-// each action's outcome. Reading them FOR SHARE waits (at most `lockTimeoutMs`) for a
-// transaction the server is still finishing, so "not yet committed" is never read as "not".
+// each action's outcome. Reading them FOR SHARE waits (at most the session's lock_timeout,
+// run.postgresTimeoutMs) for a transaction the server is still finishing, so "not yet
+// committed" is never read as "not".
 Expected<std::optional<QList<WriteOutcome>>, StoreError>
-readCommittedOutcomes(PgConnection &conn, const QList<const Action *> &actions,
-                      qint64 lockTimeoutMs);
+readCommittedOutcomes(PgConnection &conn, const QList<const Action *> &actions);
 
 // One statement: the audit rows of actions whose row was not written completed with their
 // result and detail; a result that left nothing runnable gives the budget use back. False when

@@ -415,8 +415,7 @@ PgJobStore::settleAfterCut(const QList<const Action *> &actions, const StoreErro
     // The connection died in the transaction: it may have committed (a COMMIT cut in flight),
     // or not. Its audit rows, read again on a fresh connection, say which; failing that, every
     // action is "unknown", never "failed": the row may be written.
-    const auto read =
-        watched([&] { return readCommittedOutcomes(live(), actions, m_callLimit.count()); });
+    const auto read = watched([&] { return readCommittedOutcomes(live(), actions); });
     if (!read) {
         WriteOutcome unknown;
         unknown.result = ActionResult::Unknown;
