@@ -1,10 +1,14 @@
 #include "recovery/directlookup.h"
 
 #include <QHash>
+#include <QSet>
 
 namespace reclaim {
 
 namespace {
+
+// Candidates looked up per probe() call: a whole number of probe round trips.
+constexpr qsizetype kLookupSlice = 5000;
 
 std::optional<QString> noteUnsettled(const Sighting &s)
 {
@@ -38,49 +42,81 @@ void settle(CandidateVerdict &v)
 
 } // namespace
 
-QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
-                                       const QList<Candidate> &candidates,
-                                       QueueInspector &inspector)
+QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, QList<Candidate> candidates,
+                                       QueueInspector &inspector, LookupDetail detail)
 {
+    const bool light = detail == LookupDetail::Light;
     QList<CandidateVerdict> verdicts;
     verdicts.reserve(candidates.size());
     // One id per candidate, shared by its sighting in every queue (a mass recovery holds them).
     QStringList jobIds;
     jobIds.reserve(candidates.size());
-    for (const Candidate &c : candidates) {
-        verdicts.append(CandidateVerdict{c, Verdict::Unknown, {}, {}, false});
+    for (Candidate &c : candidates) {
         jobIds << domain.currentJobId(c.id, c.type);
+        verdicts.append(CandidateVerdict{std::move(c), Verdict::Unknown, {}, {}, false});
+        // Exactly one sighting per queue at most: no growth slack in a list held per candidate.
+        verdicts.last().evidence.reserve(domain.queues.size());
     }
+    candidates = {}; // each verdict holds its candidate now: the list given in is let go
+    // The few distinct states and names a queue answers, held once rather than once per job.
+    QSet<QString> words;
+    auto shared = [&words](QString &s) {
+        if (s.isEmpty())
+            return;
+        const auto it = words.constFind(s);
+        if (it != words.constEnd())
+            s = *it;
+        else if (words.size() < 256)
+            words.insert(s);
+    };
 
     // Queue by queue: a candidate found runnable in one queue is not looked up in the next.
     for (const QString &queue : domain.queues) {
         QList<qsizetype> pending;
-        QList<JobRef> refs;
         for (qsizetype i = 0; i < verdicts.size(); ++i) {
             bool runnable = false;
             for (const Sighting &s : verdicts.at(i).evidence)
                 runnable = runnable || s.runnable() || s.heldByWorker();
-            if (runnable)
-                continue;
-            pending << i;
-            refs << JobRef{domain.keyPrefix, queue, jobIds.at(i)};
+            if (!runnable)
+                pending << i;
         }
-        if (refs.isEmpty())
+        if (pending.isEmpty())
             break;
-        const auto results = inspector.probe(refs);
-        for (qsizetype k = 0; k < pending.size(); ++k) {
-            Sighting s;
-            if (k < results.size() && results.at(k)) {
-                s = *results.at(k);
-            } else {
-                s.error = k < results.size()
-                              ? results.at(k).error().describe()
-                              : QStringLiteral("the queue inspector returned too few results");
+        // In slices: the requests, the replies and (when light) the payloads of one slice are
+        // held at a time, not those of every candidate of a lost Redis at once.
+        for (qsizetype at = 0; at < pending.size(); at += kLookupSlice) {
+            const qsizetype end = qMin(pending.size(), at + kLookupSlice);
+            QList<JobRef> refs;
+            refs.reserve(end - at);
+            for (qsizetype k = at; k < end; ++k)
+                refs << JobRef{domain.keyPrefix, queue, jobIds.at(pending.at(k))};
+            const auto results = inspector.probe(refs);
+            for (qsizetype k = 0; k < refs.size(); ++k) {
+                Sighting s;
+                if (k < results.size() && results.at(k)) {
+                    s = *results.at(k);
+                } else {
+                    s.error = k < results.size()
+                                  ? results.at(k).error().describe()
+                                  : QStringLiteral("the queue inspector returned too few results");
+                }
+                s.queue = queue;
+                s.jobId = refs.at(k).jobId;
+                s.how = FoundBy::Direct;
+                shared(s.state);
+                shared(s.name);
+                CandidateVerdict &v = verdicts[pending.at(at + k)];
+                if (light && (s.runnable() || s.heldByWorker())) {
+                    // Healthy: nothing will be done to it, its payload and row are not kept.
+                    s.data = QByteArray();
+                    v.candidate.rowJson = QByteArray();
+                } else if (light && !s.error && s.state == QLatin1String("list-unresolved")) {
+                    // Almost always a healthy job deep in a long list; its payload is not kept
+                    // while the lists are read (the verdict does not depend on it).
+                    s.data = QByteArray();
+                }
+                v.evidence << std::move(s);
             }
-            s.queue = queue;
-            s.jobId = refs.at(k).jobId;
-            s.how = FoundBy::Direct;
-            verdicts[pending.at(k)].evidence << s;
         }
         QList<Sighting *> longLists;
         for (const qsizetype i : std::as_const(pending))
@@ -91,6 +127,8 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
     }
     for (CandidateVerdict &v : verdicts)
         settle(v);
+    if (light)
+        releaseScheduledDetails(verdicts);
     return verdicts;
 }
 

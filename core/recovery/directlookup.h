@@ -7,12 +7,25 @@
 
 namespace reclaim {
 
+// How much of what a lookup reads is kept. Full: everything, for a few candidates an operator
+// looks at. Light: for a whole run, where half of a lost Redis's candidates can be healthy jobs:
+// a SCHEDULED candidate's payload and row JSON are let go as soon as its slice is read (see
+// releaseScheduledDetails), and so is the payload of a job found deep in a long list. The
+// verdicts are the same either way.
+enum class LookupDetail
+{
+    Full,
+    Light
+};
+
 // Returns one CandidateVerdict per candidate, in order, with its direct-lookup evidence and a
 // provisional verdict: Scheduled (runnable somewhere), Unknown (a lookup failed) or Absent
 // (every lookup succeeded and found nothing runnable — still subject to the scan).
-QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain,
-                                       const QList<Candidate> &candidates,
-                                       QueueInspector &inspector);
+// The candidates are taken by value: a run moves its whole list in, and it is let go as soon as
+// the verdicts hold them.
+QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, QList<Candidate> candidates,
+                                       QueueInspector &inspector,
+                                       LookupDetail detail = LookupDetail::Full);
 
 // Settles each "list-unresolved" sighting (its job sits further from a list's tail than the probe
 // walks) by reading the queue's lists once (wait and paused before active, so a job moving from

@@ -149,11 +149,8 @@ RunReport RecoveryRun::run(const RunRequest &request)
     for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
         report(request, QStringLiteral("lookup"), static_cast<int>(i),
                static_cast<int>(m_config.domains.size()));
-        rep.domains[i].candidates =
-            lookUpDirectly(m_config.domains.at(i), candidates.at(i), inspector);
-        candidates[i] = {}; // each verdict holds its candidate now
-        // Healthy jobs are settled by now; the scan only looks for the others.
-        releaseScheduledDetails(rep.domains[i].candidates);
+        rep.domains[i].candidates = lookUpDirectly(m_config.domains.at(i), std::move(candidates[i]),
+                                                   inspector, LookupDetail::Light);
     }
     rep.phases.lookupMs = lap(phase);
 

@@ -211,6 +211,73 @@ private slots:
                  (CallLog{QStringLiteral("queue:probe:50"), QStringLiteral("queue:probe:50")}));
     }
 
+    // A lost Redis: tens of thousands of candidates. They are probed in slices (the requests
+    // and replies of one slice held at a time), each queue's long lists are still read once,
+    // after every probe of that queue, and a light lookup reaches the same verdicts as a full
+    // one while keeping payloads and row JSON only where an operator may act.
+    void aLargeLookupGoesInSlicesAndALightOneKeepsOnlyWhatMatters()
+    {
+        const ReclaimConfig config = fakeConfig();
+        const int n = 12001;
+        QList<Candidate> many;
+        for (int i = 0; i < n; ++i) {
+            Candidate c = candidate(QStringLiteral("vj_%1").arg(i));
+            c.rowJson = QByteArrayLiteral("{\"row\":") + QByteArray::number(i) + "}";
+            many << c;
+        }
+        const auto world = [](FakeQueue &q) {
+            q.listsTooLong = true; // every waiting job needs the lists read
+            for (int i = 0; i < 12001; i += 2)
+                q.put(QStringLiteral("video-generation"),
+                      QStringLiteral("video-compose-vj_%1").arg(i), QStringLiteral("waiting"),
+                      QByteArrayLiteral("{\"w\":1}"));
+            q.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_1"),
+                  QStringLiteral("completed"), QByteArrayLiteral("{\"done\":1}"));
+            q.failProbeOfJobId = QStringLiteral("video-compose-vj_3");
+        };
+        CallLog fullLog;
+        FakeQueue fullQueue(&fullLog);
+        world(fullQueue);
+        const auto full = lookUpDirectly(video(config), many, fullQueue, LookupDetail::Full);
+        CallLog lightLog;
+        FakeQueue lightQueue(&lightLog);
+        world(lightQueue);
+        const auto light = lookUpDirectly(video(config), many, lightQueue, LookupDetail::Light);
+
+        // The odd ones (not waiting) go on to the second queue; the even ones do not.
+        const CallLog expected{QStringLiteral("queue:probe:5000"),
+                               QStringLiteral("queue:probe:5000"),
+                               QStringLiteral("queue:probe:2001"),
+                               QStringLiteral("queue:list:video-generation:wait"),
+                               QStringLiteral("queue:list:video-generation:paused"),
+                               QStringLiteral("queue:list:video-generation:active"),
+                               QStringLiteral("queue:probe:5000"),
+                               QStringLiteral("queue:probe:1000")};
+        QCOMPARE(fullLog, expected);
+        QCOMPARE(lightLog, expected);
+        QCOMPARE(full.size(), n);
+        QCOMPARE(light.size(), n);
+        for (int i = 0; i < n; ++i) {
+            QCOMPARE(light.at(i).verdict, full.at(i).verdict);
+            QCOMPARE(light.at(i).candidate.id, many.at(i).id);
+            QCOMPARE(light.at(i).evidence.size(), full.at(i).evidence.size());
+        }
+        QCOMPARE(full.at(0).verdict, Verdict::Scheduled);
+        QCOMPARE(full.at(0).evidence.first().state, QStringLiteral("waiting"));
+        QCOMPARE(full.at(1).verdict, Verdict::Absent);
+        QCOMPARE(full.at(3).verdict, Verdict::Unknown);
+        QCOMPARE(full.at(5).verdict, Verdict::Absent);
+        // Full keeps everything; light lets a healthy job's payload and row go, and keeps them
+        // for the ABSENT retained job and the UNKNOWN one.
+        QCOMPARE(full.at(0).evidence.first().data, QByteArray("{\"w\":1}"));
+        QCOMPARE(full.at(0).candidate.rowJson, QByteArray("{\"row\":0}"));
+        QVERIFY(light.at(0).evidence.first().data.isEmpty());
+        QVERIFY(light.at(0).candidate.rowJson.isEmpty());
+        QCOMPARE(light.at(1).evidence.first().data, QByteArray("{\"done\":1}"));
+        QCOMPARE(light.at(1).candidate.rowJson, QByteArray("{\"row\":1}"));
+        QCOMPARE(light.at(3).candidate.rowJson, QByteArray("{\"row\":3}"));
+    }
+
     void lookupErrorIsUnknown()
     {
         const ReclaimConfig config = fakeConfig();
