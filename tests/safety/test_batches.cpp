@@ -337,7 +337,10 @@ private slots:
                     qPrintable(actionResultName(a->result) + QLatin1Char(' ') + a->resultDetail));
                 QVERIFY(jobExists(row));
             } else if (row == 4) {
-                QCOMPARE(a->result, ActionResult::EnqueueFailed);
+                // Refused; as above, a reset on a loaded machine can discard the refusal unread.
+                QVERIFY2(
+                    a->result == ActionResult::EnqueueFailed || a->result == ActionResult::Unknown,
+                    qPrintable(actionResultName(a->result) + QLatin1Char(' ') + a->resultDetail));
                 QVERIFY(!jobExists(row));
                 QCOMPARE(rowState(row).value(2).toBool(), false);
             } else {
@@ -349,10 +352,13 @@ private slots:
             }
         }
         QStringList expected;
+        int refused = 0;
         for (const Action *a : actions) {
             const int i = a->rowId.mid(3).toInt();
-            expected << rowId(i) + (i == 4 ? QStringLiteral("=enqueue-failed")
-                                           : QLatin1Char('=') + actionResultName(a->result));
+            const bool wasRefused = a->result == ActionResult::EnqueueFailed;
+            refused += wasRefused ? 1 : 0;
+            expected << rowId(i) + (wasRefused ? QStringLiteral("=enqueue-failed")
+                                               : QLatin1Char('=') + actionResultName(a->result));
         }
         expected.sort();
         QCOMPARE(auditResults(), expected);
@@ -361,7 +367,7 @@ private slots:
                      .value(0)
                      .value(0)
                      .toInt(),
-                 7);
+                 8 - refused);
     }
 
     void postgresFailingAfterTheEnqueuesIsAuditedPerAction()
