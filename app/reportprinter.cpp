@@ -35,6 +35,9 @@ void printReport(const RunReport &r, QTextStream &s)
             s << "  " << verdictName(c.verdict).leftJustified(9) << " " << c.candidate.id << " "
               << (c.candidate.type.isEmpty() ? QString() : c.candidate.type + QLatin1Char(' '))
               << c.candidate.status << " — " << c.summary() << "\n";
+        if (!d.unlistedScheduled.isEmpty())
+            s << "  … and " << d.unlistedScheduled.size()
+              << " more SCHEDULED (healthy), counted, not listed (run.scheduledListed)\n";
     }
     if (!r.actions.isEmpty()) {
         s << "\nactions:\n";

@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
@@ -121,6 +122,10 @@ void CandidatesPanel::setCounts(const RunReport *report)
         m_verdictActions[i]->setIconText(
             QStringLiteral("%1 %2").arg(QString::fromLatin1(kWords[i]), n));
     }
+    m_unlisted = 0;
+    if (report)
+        for (const DomainReport &d : report->domains)
+            m_unlisted += d.unlistedScheduled.size();
     updateShown();
 }
 
@@ -202,8 +207,14 @@ QString CandidatesPanel::staleNote() const
 
 void CandidatesPanel::updateShown()
 {
-    m_shown->setText(
-        QStringLiteral("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    QString text =
+        QStringLiteral("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount());
+    // Beyond run.scheduledListed a run counts healthy candidates without listing them: say so,
+    // or the counts above the table and its rows would disagree without a reason.
+    if (m_unlisted > 0)
+        text += QStringLiteral(" · %1 more Scheduled counted, not listed (run.scheduledListed)")
+                    .arg(QLocale().toString(m_unlisted));
+    m_shown->setText(text);
 }
 
 } // namespace reclaim::ui

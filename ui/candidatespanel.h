@@ -54,6 +54,7 @@ private:
     QLineEdit *m_filter;
     QAction *m_verdictActions[3] = {};
     QLabel *m_shown;
+    qsizetype m_unlisted = 0; // SCHEDULED candidates the last run counted without listing
     QLabel *m_stale;
     QTableView *m_view;
 };

@@ -484,6 +484,8 @@ RunSettings readRun(ObjectReader r)
         static_cast<int>(r.integer(QStringLiteral("probeBatchSize"), s.probeBatchSize, 1, 100000));
     s.listProbeLimit = static_cast<int>(
         r.integer(QStringLiteral("listProbeLimit"), s.listProbeLimit, 0, 10000000));
+    s.scheduledListed = static_cast<int>(
+        r.integer(QStringLiteral("scheduledListed"), s.scheduledListed, 0, 10000000));
     s.policy = readPolicy(r, QStringLiteral("policy"), s.policy);
     s.guard = readGuard(r.object(QStringLiteral("guard")));
     s.timeZone = r.string(QStringLiteral("timeZone"), s.timeZone);

@@ -36,8 +36,12 @@ struct RunSettings
     // Jobs per scan page, each with its payload: 1,000 is the order of BullMQ's own batches and of
     // a probe call; lower it where payloads are large (a page's reply carries every one).
     int scanPageSize = 1000;
-    int probeBatchSize = 1000;    // direct lookups per pipelined round trip
-    int listProbeLimit = 10000;   // list elements a lookup may walk before reading the list once
+    int probeBatchSize = 1000;  // direct lookups per pipelined round trip
+    int listProbeLimit = 10000; // list elements a lookup may walk before reading the list once
+    // SCHEDULED candidates a run's report lists per domain, with their evidence; the rest are
+    // counted (DomainReport::unlistedScheduled). After a data loss tens of thousands of healthy
+    // jobs are candidates too, and listing each costs memory and hides the ABSENT ones.
+    int scheduledListed = 1000;
     Policy policy = Policy::Auto; // the default of every domain's requeue and fail policy
     GuardSettings guard;
     QString timeZone = QStringLiteral("UTC"); // how the job tables' timestamps are stored

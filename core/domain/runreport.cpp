@@ -27,7 +27,7 @@ int DomainReport::count(Verdict v) const
     int n = 0;
     for (const CandidateVerdict &c : candidates)
         n += c.verdict == v ? 1 : 0;
-    return n;
+    return n + (v == Verdict::Scheduled ? static_cast<int>(unlistedScheduled.size()) : 0);
 }
 
 QString RunReport::newRunId()
@@ -198,11 +198,14 @@ namespace {
 // one instead).
 QJsonObject domainJson(const DomainReport &d, bool withCandidates)
 {
-    QJsonObject o{{QStringLiteral("name"), d.name},
-                  {QStringLiteral("counts"),
-                   QJsonObject{{QStringLiteral("SCHEDULED"), d.count(Verdict::Scheduled)},
-                               {QStringLiteral("ABSENT"), d.count(Verdict::Absent)},
-                               {QStringLiteral("UNKNOWN"), d.count(Verdict::Unknown)}}}};
+    QJsonObject o{
+        {QStringLiteral("name"), d.name},
+        {QStringLiteral("counts"),
+         QJsonObject{{QStringLiteral("SCHEDULED"), d.count(Verdict::Scheduled)},
+                     {QStringLiteral("ABSENT"), d.count(Verdict::Absent)},
+                     {QStringLiteral("UNKNOWN"), d.count(Verdict::Unknown)}}},
+        // SCHEDULED candidates counted above but not in "candidates" (run.scheduledListed).
+        {QStringLiteral("scheduledUnlisted"), static_cast<qint64>(d.unlistedScheduled.size())}};
     if (withCandidates) {
         QJsonArray cands;
         for (const CandidateVerdict &c : d.candidates)

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 class QIODevice;
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -59,7 +60,11 @@ struct DomainReport
 {
     QString name;
     std::optional<QString> candidateError; // the job store could not be read for this domain
+    // Every ABSENT and UNKNOWN candidate, and the SCHEDULED ones up to run.scheduledListed.
     QList<CandidateVerdict> candidates;
+    // The row ids of the SCHEDULED candidates beyond that: counted in count(), not listed. Their
+    // jobs are healthy; a held action for one of these rows is settled by its id alone.
+    QSet<QString> unlistedScheduled;
     ScanStats scan;
     // Why none of this domain's actions executed (recovery/blastradiusguard.h); empty: not held.
     QString heldReason;
@@ -67,6 +72,8 @@ struct DomainReport
     QString heldLimit;
 
     int count(Verdict v) const;
+    // Every candidate read for the domain, listed or not.
+    qsizetype candidateCount() const { return candidates.size() + unlistedScheduled.size(); }
 };
 
 struct PhaseTimes

@@ -49,7 +49,7 @@ std::optional<Trip> overLimits(const GuardSettings &guard, const DomainReport &d
                         .arg(actions)
                         .arg(guard.maxActions)
                         .arg(heldCount(actions))};
-    const auto candidates = d.candidates.size();
+    const auto candidates = d.candidateCount();
     const int absent = d.count(Verdict::Absent);
     if (candidates >= guard.minCandidates &&
         static_cast<double>(absent) > guard.maxAbsentShare * static_cast<double>(candidates))

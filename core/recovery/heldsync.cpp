@@ -62,8 +62,14 @@ std::optional<HeldTransition> byAction(const HeldAction &h, const Action &a, con
 
 // What this run's verdict on the row says when it planned nothing for it.
 std::optional<HeldTransition> byVerdict(const HeldAction &h, const CandidateVerdict *v,
-                                        const QString &runId)
+                                        const DomainReport &domain, const QString &runId)
 {
+    if (!v && domain.unlistedScheduled.contains(h.action.rowId))
+        return HeldTransition{h.id, HeldState::Superseded,
+                              QStringLiteral("run %1: its job is runnable again (one of %2 "
+                                             "SCHEDULED candidates counted, not listed)")
+                                  .arg(runId)
+                                  .arg(domain.unlistedScheduled.size())};
     if (!v)
         return HeldTransition{h.id, HeldState::Superseded,
                               QStringLiteral("run %1: the row is no longer a candidate (its "
@@ -103,8 +109,8 @@ HeldSyncPlan planHeldSync(const DomainReport &domain, const QList<Action> &actio
             keptRows.insert(h.action.rowId);
             continue;
         }
-        const auto settled =
-            a ? byAction(h, *a, runId) : byVerdict(h, verdictOf.value(h.action.rowId), runId);
+        const auto settled = a ? byAction(h, *a, runId)
+                               : byVerdict(h, verdictOf.value(h.action.rowId), domain, runId);
         if (settled)
             plan.settled << *settled;
         else

@@ -9,6 +9,7 @@
 #include "recovery/heldsync.h"
 #include "recovery/leasedinspector.h"
 #include "recovery/planner.h"
+#include "recovery/scheduledlisting.h"
 
 #include <QElapsedTimer>
 
@@ -151,6 +152,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
                static_cast<int>(m_config.domains.size()));
         rep.domains[i].candidates = lookUpDirectly(m_config.domains.at(i), std::move(candidates[i]),
                                                    inspector, LookupDetail::Light);
+        listScheduledUpTo(rep.domains[i], m_config.run.scheduledListed);
     }
     rep.phases.lookupMs = lap(phase);
 
@@ -164,6 +166,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
         rep.domains[i].scan.rechecked =
             recheckAbsent(m_config.domains.at(i), rep.domains[i].candidates, inspector);
         releaseScheduledDetails(rep.domains[i].candidates);
+        listScheduledUpTo(rep.domains[i], m_config.run.scheduledListed);
     }
     rep.phases.scanMs = lap(phase);
 

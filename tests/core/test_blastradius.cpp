@@ -23,7 +23,8 @@ void imageRows(World &w, int absent, int waiting = 0)
         w.row(QStringLiteral("image"), id, {}, QStringLiteral("QUEUED"));
         if (i >= absent)
             w.queue.put(QStringLiteral("image-render"), QStringLiteral("image-") + id,
-                        QStringLiteral("wait"), QByteArray(R"({"jobId":")") + id.toUtf8() + "\"}");
+                        QStringLiteral("waiting"),
+                        QByteArray(R"({"jobId":")") + id.toUtf8() + "\"}");
     }
 }
 
@@ -165,6 +166,24 @@ private slots:
                      qPrintable(image.heldReason));
             QVERIFY(!w.logged(QStringLiteral("store:apply")));
         }
+    }
+
+    // Healthy candidates counted but not listed (run.scheduledListed) still count in the share:
+    // 3 absent of 6 is half, not 3 of the 4 listed.
+    void theShareCountsTheCandidatesNotListed()
+    {
+        World w;
+        w.config.run.guard.maxAbsentShare = 0.5;
+        w.config.run.guard.minCandidates = 4;
+        w.config.run.scheduledListed = 1;
+        imageRows(w, 3, 3);
+        const RunReport r = w.run();
+        const DomainReport &image = domainReport(r, QStringLiteral("image"));
+        QCOMPARE(image.candidates.size(), 4);
+        QCOMPARE(image.unlistedScheduled.size(), 2);
+        QCOMPARE(image.candidateCount(), 6);
+        QVERIFY2(image.heldReason.isEmpty(), qPrintable(image.heldReason));
+        QCOMPARE(countResult(r, QStringLiteral("image"), ActionResult::Applied), 3);
     }
 
     // A queue without a trace is named before any limit: it is what an operator must read first.

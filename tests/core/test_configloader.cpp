@@ -254,6 +254,9 @@ private slots:
         QTest::newRow("time zone as a path")
             << "run.timeZone" << QJsonValue(QStringLiteral("Europe/../Europe/Berlin")) << false
             << "test.json: run.timeZone: 'Europe/../Europe/Berlin' is not a known time zone";
+        QTest::newRow("negative listing limit")
+            << "run.scheduledListed" << QJsonValue(-1) << false
+            << "test.json: run.scheduledListed: must be between 0 and 10000000";
         QTest::newRow("missing postgres url") << "connections.postgresUrl" << QJsonValue() << true
                                               << "test.json: connections.postgresUrl: is not set "
                                                  "(set it in the file or in $RECLAIM_PG_URL)";

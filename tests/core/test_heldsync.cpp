@@ -167,6 +167,27 @@ private slots:
         QVERIFY2(t->detail.contains(detail), qPrintable(t->detail));
     }
 
+    // A row whose job is healthy but beyond run.scheduledListed is not in the list: it is settled
+    // as runnable again, never as "no longer a candidate", and a row that is neither listed nor
+    // counted is still "no longer a candidate".
+    void aHealthyRowCountedButNotListedSettlesItsHeldAction()
+    {
+        DomainReport d;
+        d.name = QStringLiteral("image");
+        d.unlistedScheduled = {QStringLiteral("ij_1")};
+        const HeldSyncPlan plan =
+            planHeldSync(d, {}, {held(9, QStringLiteral("ij_1")), held(10, QStringLiteral("ij_2"))},
+                         QStringLiteral("r5"));
+        const HeldTransition *t = transitionOf(plan, 9);
+        QVERIFY(t);
+        QCOMPARE(t->to, HeldState::Superseded);
+        QVERIFY2(t->detail.contains(QStringLiteral("runnable again")), qPrintable(t->detail));
+        const HeldTransition *gone = transitionOf(plan, 10);
+        QVERIFY(gone);
+        QVERIFY2(gone->detail.contains(QStringLiteral("no longer a candidate")),
+                 qPrintable(gone->detail));
+    }
+
     // Planned again, but on a newer version of the row: the old entry goes, a new one comes.
     void heldOnAChangedRowReplacesTheOldEntry()
     {

@@ -573,6 +573,61 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(none.data()).object(), empty.toJson());
     }
 
+    // Beyond run.scheduledListed a run counts healthy candidates without listing them: every
+    // ABSENT and UNKNOWN one stays listed whatever its place, the counts are whole, the report
+    // (both forms) says how many are not listed, and the orphans are recovered as ever.
+    void healthyCandidatesBeyondTheLimitAreCountedNotListed()
+    {
+        World w;
+        w.config.run.scheduledListed = 2;
+        for (int i = 0; i < 8; ++i) {
+            const QString id = QStringLiteral("ij_%1").arg(i);
+            w.row(QStringLiteral("image"), id, {}, QStringLiteral("QUEUED"));
+            // ij_3 and ij_7 are orphans, ij_5 cannot be looked up (UNKNOWN), the others wait.
+            if (i % 4 != 3 && i != 5)
+                w.queue.put(QStringLiteral("image-render"), QStringLiteral("image-") + id,
+                            QStringLiteral("waiting"),
+                            QByteArray(R"({"jobId":")") + id.toUtf8() + "\"}");
+        }
+        w.queue.failProbeOfJobId = QStringLiteral("image-ij_5");
+        const RunReport r = w.run();
+        const DomainReport *image = nullptr;
+        for (const DomainReport &d : r.domains)
+            if (d.name == QLatin1String("image"))
+                image = &d;
+        QVERIFY(image);
+        QCOMPARE(image->count(Verdict::Scheduled), 5);
+        QCOMPARE(image->count(Verdict::Absent), 2);
+        QCOMPARE(image->count(Verdict::Unknown), 1);
+        QCOMPARE(image->candidateCount(), 8);
+        QStringList listed;
+        for (const CandidateVerdict &v : image->candidates)
+            listed << v.candidate.id;
+        QCOMPARE(listed, (QStringList{QStringLiteral("ij_0"), QStringLiteral("ij_1"),
+                                      QStringLiteral("ij_3"), QStringLiteral("ij_5"),
+                                      QStringLiteral("ij_7")}));
+        QCOMPARE(image->unlistedScheduled,
+                 (QSet<QString>{QStringLiteral("ij_2"), QStringLiteral("ij_4"),
+                                QStringLiteral("ij_6")}));
+        QCOMPARE(r.count(ActionResult::Applied), 2);
+        const QJsonObject json = r.toJson();
+        for (const QJsonValue &d : json.value(QStringLiteral("domains")).toArray())
+            if (d.toObject().value(QStringLiteral("name")).toString() == QLatin1String("image")) {
+                QCOMPARE(d.toObject().value(QStringLiteral("scheduledUnlisted")).toInt(), 3);
+                QCOMPARE(d.toObject()
+                             .value(QStringLiteral("counts"))
+                             .toObject()
+                             .value(QStringLiteral("SCHEDULED"))
+                             .toInt(),
+                         5);
+                QCOMPARE(d.toObject().value(QStringLiteral("candidates")).toArray().size(), 5);
+            }
+        QBuffer out;
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        r.writeJson(out);
+        QCOMPARE(QJsonDocument::fromJson(out.data()).object(), json);
+    }
+
     void stopRequestLeavesTheRestPending()
     {
         // Actions run in batches of one domain: a stop asked while the first batch runs lets

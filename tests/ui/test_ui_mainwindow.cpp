@@ -152,6 +152,7 @@ private slots:
     void lockPanelDuringTheConsolesOwnRun();
     void everyCommandHasAShortcutInAMenu();
     void exportWritesTheCandidatesShown();
+    void healthyCandidatesNotListedAreSaidUnderTheTable();
     void settingsNeverStorePasswords();
     void profilePasswordsComeFromMemoryOrEnvironment();
     void profileCarriesRedisTlsFilesAndAnAclUser();
@@ -616,6 +617,39 @@ void TestUiMainWindow::everyCommandHasAShortcutInAMenu()
     QCOMPARE(window.candidateProxy()->rowCount(), 3);
     QTest::keyClick(window.candidateView(), Qt::Key_F, Qt::ControlModifier);
     QTRY_VERIFY(qobject_cast<QLineEdit *>(QApplication::focusWidget()));
+}
+
+// A mass run lists the first run.scheduledListed healthy candidates and counts the rest: the
+// verdict button counts them all, and the line beside the filter says why the table has fewer.
+void TestUiMainWindow::healthyCandidatesNotListedAreSaidUnderTheTable()
+{
+    Settings settings(m_dir.filePath(QStringLiteral("unlisted.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, unreachableProfile(), options);
+    RunReport report = syntheticReport(oneOfEach());
+    for (int i = 0; i < 2500; ++i)
+        report.domains[0].unlistedScheduled.insert(QStringLiteral("h%1").arg(i));
+    window.showReport(report);
+    QCOMPARE(window.candidateModel()->rowCount(), 3);
+    QStringList texts;
+    for (const QLabel *label : window.findChildren<QLabel *>())
+        texts << label->text();
+    const QString note = texts.filter(QStringLiteral("shown")).value(0);
+    QVERIFY2(note.contains(QStringLiteral("more Scheduled counted, not listed")) &&
+                 note.contains(QLocale().toString(2500)),
+             qPrintable(texts.join(QLatin1Char('|'))));
+    bool counted = false;
+    for (const QAction *a : window.findChildren<QAction *>())
+        counted = counted || a->iconText() == QStringLiteral("Scheduled 2501");
+    QVERIFY(counted);
+
+    // The next report has none beyond the limit: the note goes.
+    window.showReport(syntheticReport(oneOfEach()));
+    texts.clear();
+    for (const QLabel *label : window.findChildren<QLabel *>())
+        texts << label->text();
+    QVERIFY(!texts.join(QLatin1Char('|')).contains(QStringLiteral("not listed")));
 }
 
 void TestUiMainWindow::exportWritesTheCandidatesShown()
