@@ -11,7 +11,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
@@ -213,7 +212,7 @@ void CandidatesPanel::updateShown()
     // or the counts above the table and its rows would disagree without a reason.
     if (m_unlisted > 0)
         text += QStringLiteral(" · %1 more Scheduled counted, not listed (run.scheduledListed)")
-                    .arg(QLocale().toString(m_unlisted));
+                    .arg(m_unlisted);
     m_shown->setText(text);
 }
 

@@ -689,6 +689,18 @@ QString MainWindow::jobNote(const QString &rowId) const
     QStringList lines;
     for (const DomainReport &d : m_lastCompleted->domains) {
         const CandidateVerdict *v = m_lastCompleted->find(d.name, rowId);
+        if (!v && d.unlistedScheduled.contains(rowId)) {
+            // Counted, not listed: a healthy job beyond run.scheduledListed. Its evidence was let
+            // go; the lookup below shows the queues now.
+            lines << QStringLiteral("<b>%1/%2</b>: <b style='color:%3'>%4</b> &mdash; its job was "
+                                    "runnable (one of %5 healthy candidates counted, not listed: "
+                                    "run.scheduledListed)")
+                         .arg(d.name.toHtmlEscaped(), rowId.toHtmlEscaped(),
+                              verdictColor(Verdict::Scheduled).name(),
+                              verdictName(Verdict::Scheduled))
+                         .arg(d.unlistedScheduled.size());
+            continue;
+        }
         if (!v)
             continue;
         QString line =
