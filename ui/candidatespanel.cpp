@@ -209,11 +209,19 @@ void CandidatesPanel::updateShown()
     QString text =
         QStringLiteral("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount());
     // Beyond run.scheduledListed a run counts healthy candidates without listing them: say so,
-    // or the counts above the table and its rows would disagree without a reason.
+    // or the counts above the table and its rows would disagree without a reason. Short on the
+    // filter row (it shares a 1024-pixel window); the why is in the tooltip.
     if (m_unlisted > 0)
-        text += QStringLiteral(" · %1 more Scheduled counted, not listed (run.scheduledListed)")
-                    .arg(m_unlisted);
+        text += QStringLiteral(" · +%1 not listed").arg(m_unlisted);
     m_shown->setText(text);
+    m_shown->setToolTip(
+        m_unlisted > 0
+            ? QStringLiteral("%1 more candidates were found healthy (SCHEDULED): counted in the "
+                             "Scheduled total, not listed here. A run lists up to "
+                             "run.scheduledListed of them per domain; every ABSENT and UNKNOWN "
+                             "candidate is always listed.")
+                  .arg(m_unlisted)
+            : QString());
 }
 
 } // namespace reclaim::ui
