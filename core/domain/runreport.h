@@ -129,13 +129,10 @@ struct RunReport
     // success (exit code, metrics, console), though the other domains were still reconciled.
     QStringList unreadDomains() const;
 
-    QJsonObject toJson() const;
-    // toJson()'s document, streamed to `out` a candidate and an action at a time (--once
-    // --json): a large run's report never exists whole in memory as JSON values.
+    // The report as JSON (domain/runreportjson.cpp), streamed to `out` a candidate and an
+    // action at a time (--once --json), or whole as values for a small report and the tests.
     void writeJson(QIODevice &out) const;
-
-private:
-    QJsonObject headJson() const; // everything but the domains and the actions
+    QJsonObject toJson() const;
 };
 
 } // namespace reclaim

@@ -548,29 +548,85 @@ private slots:
         QVERIFY(r.lock.released);
     }
 
-    // --once --json streams the report: the same document toJson() builds, whatever is in it
-    // (candidates of several domains, held and executed actions, an empty domain).
-    void theStreamedReportIsTheSameDocument()
+    // --once --json streams the report (domain/runreportjson.cpp): every candidate and action
+    // of every domain as the run has it, one per line, payloads as the JSON they hold; and an
+    // empty report is a document too.
+    void theStreamedReportSaysWhatTheRunHas()
     {
         World w;
         w.row(QStringLiteral("image"), QStringLiteral("ij_1"), {}, QStringLiteral("PROCESSING"));
         w.row(QStringLiteral("image"), QStringLiteral("ij_2"), {}, QStringLiteral("QUEUED"));
         w.row(QStringLiteral("video"), QStringLiteral("vj_1"), QStringLiteral("COMPOSE"),
               QStringLiteral("PROCESSING"));
-        const RunReport r = w.run();
+        w.store.restorable.insert(QStringLiteral("vj_1"),
+                                  QByteArray("{ \"jobId\": \"vj_1\",\n  \"frames\": [1, 2] }"));
+        RunReport r = w.run();
         QVERIFY(r.actions.size() >= 2);
+        r.outcomeDetail = QStringLiteral("a \"quoted\"\nline"); // escaped, read back as it is
         QBuffer out;
         QVERIFY(out.open(QIODevice::WriteOnly));
         r.writeJson(out);
+        QVERIFY(out.data().endsWith("]}\n"));
         QJsonParseError error;
-        const QJsonDocument streamed = QJsonDocument::fromJson(out.data(), &error);
+        const QJsonObject doc = QJsonDocument::fromJson(out.data(), &error).object();
         QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
-        QCOMPARE(streamed.object(), r.toJson());
+        QCOMPARE(doc.value(QStringLiteral("runId")).toString(), r.runId);
+        QCOMPARE(doc.value(QStringLiteral("outcomeDetail")).toString(), r.outcomeDetail);
+        QCOMPARE(doc.value(QStringLiteral("counts")).toObject().value(QStringLiteral("ABSENT")),
+                 r.count(Verdict::Absent));
+        const QJsonArray domains = doc.value(QStringLiteral("domains")).toArray();
+        QCOMPARE(domains.size(), r.domains.size());
+        int lines = 0;
+        for (qsizetype i = 0; i < r.domains.size(); ++i) {
+            const QJsonObject d = domains.at(i).toObject();
+            QCOMPARE(d.value(QStringLiteral("name")).toString(), r.domains.at(i).name);
+            const QJsonArray cands = d.value(QStringLiteral("candidates")).toArray();
+            QCOMPARE(cands.size(), r.domains.at(i).candidates.size());
+            for (qsizetype c = 0; c < cands.size(); ++c) {
+                const CandidateVerdict &v = r.domains.at(i).candidates.at(c);
+                const QJsonObject j = cands.at(c).toObject();
+                QCOMPARE(j.value(QStringLiteral("id")).toString(), v.candidate.id);
+                QCOMPARE(j.value(QStringLiteral("verdict")).toString(), verdictName(v.verdict));
+                QCOMPARE(j.value(QStringLiteral("summary")).toString(), v.summary());
+                QCOMPARE(j.value(QStringLiteral("evidence")).toArray().size(), v.evidence.size());
+                ++lines;
+            }
+        }
+        const QJsonArray actions = doc.value(QStringLiteral("actions")).toArray();
+        QCOMPARE(actions.size(), r.actions.size());
+        bool sawPayload = false;
+        for (qsizetype i = 0; i < actions.size(); ++i) {
+            const Action &a = r.actions.at(i);
+            const QJsonObject j = actions.at(i).toObject();
+            QCOMPARE(j.value(QStringLiteral("id")).toString(), a.id);
+            QCOMPARE(j.value(QStringLiteral("kind")).toString(), actionKindName(a.kind));
+            QCOMPARE(j.value(QStringLiteral("result")).toString(), actionResultName(a.result));
+            QCOMPARE(j.value(QStringLiteral("reason")).toString(), a.reason);
+            QCOMPARE(j.value(QStringLiteral("precondition"))
+                         .toObject()
+                         .value(QStringLiteral("updatedAt"))
+                         .toString(),
+                     a.precondition.updatedAtText);
+            if (!a.payload.isEmpty()) {
+                QCOMPARE(j.value(QStringLiteral("payload")).toObject(),
+                         QJsonDocument::fromJson(a.payload).object());
+                sawPayload = true;
+            }
+            ++lines;
+        }
+        QVERIFY(sawPayload);
+        // A line per candidate and per action, so a long report can be read with grep.
+        QVERIFY(out.data().count('\n') > lines);
+        QCOMPARE(r.toJson(), doc);
+
         RunReport empty; // no domains, no actions
         QBuffer none;
         QVERIFY(none.open(QIODevice::WriteOnly));
         empty.writeJson(none);
-        QCOMPARE(QJsonDocument::fromJson(none.data()).object(), empty.toJson());
+        const QJsonObject nothing = QJsonDocument::fromJson(none.data(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, none.data().constData());
+        QCOMPARE(nothing.value(QStringLiteral("domains")).toArray().size(), 0);
+        QCOMPARE(nothing.value(QStringLiteral("actions")).toArray().size(), 0);
     }
 
     // Beyond run.scheduledListed a run counts healthy candidates without listing them: every

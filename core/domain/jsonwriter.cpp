@@ -1,0 +1,221 @@
+#include "domain/jsonwriter.h"
+
+#include "domain/jsontext.h"
+
+#include <QIODevice>
+
+namespace reclaim {
+
+namespace {
+
+// Sent to the device once this much is buffered: few system calls, little memory.
+constexpr qsizetype kChunk = 256 * 1024;
+
+const char kHex[] = "0123456789abcdef";
+
+// A character JSON does not allow as it is in a string, escaped.
+void appendEscaped(QByteArray &out, char16_t c)
+{
+    switch (c) {
+    case u'"':
+        out.append("\\\"", 2);
+        return;
+    case u'\\':
+        out.append("\\\\", 2);
+        return;
+    case u'\n':
+        out.append("\\n", 2);
+        return;
+    case u'\r':
+        out.append("\\r", 2);
+        return;
+    case u'\t':
+        out.append("\\t", 2);
+        return;
+    case u'\b':
+        out.append("\\b", 2);
+        return;
+    case u'\f':
+        out.append("\\f", 2);
+        return;
+    default:
+        break;
+    }
+    const char u[6] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xF], kHex[c & 0xF]};
+    out.append(u, 6);
+}
+
+bool needsEscape(char16_t c)
+{
+    return c < 0x20 || c == u'"' || c == u'\\';
+}
+
+} // namespace
+
+JsonWriter::JsonWriter(QIODevice *out) : m_out(out)
+{
+    m_buffer.reserve(m_out ? kChunk + kChunk / 4 : 256);
+}
+
+JsonWriter::~JsonWriter()
+{
+    flush();
+}
+
+bool JsonWriter::flush()
+{
+    if (!m_out || m_buffer.isEmpty())
+        return !m_failed;
+    if (m_out->write(m_buffer) != m_buffer.size())
+        m_failed = true;
+    m_buffer.clear(); // keeps its capacity
+    return !m_failed;
+}
+
+void JsonWriter::flushIfLarge()
+{
+    if (m_out && m_buffer.size() >= kChunk)
+        flush();
+}
+
+void JsonWriter::separate()
+{
+    if (m_afterKey) {
+        m_afterKey = false;
+        return;
+    }
+    if (!m_needsComma.isEmpty()) {
+        if (m_needsComma.last())
+            m_buffer.append(',');
+        m_needsComma.last() = true;
+    }
+    if (m_breakLine) {
+        m_buffer.append('\n');
+        m_breakLine = false;
+    }
+}
+
+JsonWriter &JsonWriter::beginObject()
+{
+    separate();
+    m_buffer.append('{');
+    m_needsComma.append(false);
+    return *this;
+}
+
+JsonWriter &JsonWriter::endObject()
+{
+    m_needsComma.removeLast();
+    m_breakLine = false;
+    m_buffer.append('}');
+    flushIfLarge();
+    return *this;
+}
+
+JsonWriter &JsonWriter::beginArray()
+{
+    separate();
+    m_buffer.append('[');
+    m_needsComma.append(false);
+    return *this;
+}
+
+JsonWriter &JsonWriter::endArray()
+{
+    m_needsComma.removeLast();
+    m_breakLine = false;
+    m_buffer.append(']');
+    flushIfLarge();
+    return *this;
+}
+
+JsonWriter &JsonWriter::key(QLatin1StringView name)
+{
+    separate();
+    appendLatin1String(name);
+    m_buffer.append(':');
+    m_afterKey = true;
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(const QString &s)
+{
+    separate();
+    appendString(s);
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(QLatin1StringView s)
+{
+    separate();
+    appendLatin1String(s);
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(qint64 n)
+{
+    separate();
+    m_buffer.append(QByteArray::number(n));
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(bool b)
+{
+    separate();
+    m_buffer.append(b ? "true" : "false");
+    return *this;
+}
+
+JsonWriter &JsonWriter::null()
+{
+    separate();
+    m_buffer.append("null", 4);
+    return *this;
+}
+
+JsonWriter &JsonWriter::document(const QByteArray &text)
+{
+    separate();
+    if (!appendCompactDocument(m_buffer, text))
+        appendString(QString::fromUtf8(text));
+    return *this;
+}
+
+void JsonWriter::appendLatin1String(QLatin1StringView s)
+{
+    m_buffer.append('"');
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (needsEscape(u))
+            appendEscaped(m_buffer, u);
+        else if (u < 0x80)
+            m_buffer.append(c);
+        else
+            m_buffer.append(QString(QChar(char16_t(u))).toUtf8());
+    }
+    m_buffer.append('"');
+}
+
+void JsonWriter::appendString(QStringView s)
+{
+    m_buffer.append('"');
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const char16_t c = s.at(i).unicode();
+        if (c < 0x80) {
+            if (needsEscape(c))
+                appendEscaped(m_buffer, c);
+            else
+                m_buffer.append(static_cast<char>(c));
+            continue;
+        }
+        // A run of non-ASCII characters in one UTF-8 conversion (surrogate pairs stay whole).
+        qsizetype end = i + 1;
+        while (end < s.size() && s.at(end).unicode() >= 0x80)
+            ++end;
+        m_buffer.append(s.sliced(i, end - i).toUtf8());
+        i = end - 1;
+    }
+    m_buffer.append('"');
+}
+
+} // namespace reclaim
