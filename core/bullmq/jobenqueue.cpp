@@ -20,18 +20,26 @@ QString queueOf(const JobRef &job)
     return job.keyPrefix + QLatin1Char(':') + job.queue;
 }
 
+// enqueue.lua's KEYS for a job of the queue, its own hash (13) left for the job to fill in:
+// built once per queue and shared by every command of the batch.
+QList<QByteArray> queueKeys(const JobRef &job, const QByteArray &generationKey)
+{
+    return {key(job, "wait"),    key(job, "paused"),      key(job, "meta"),
+            key(job, "id"),      key(job, "completed"),   key(job, "failed"),
+            key(job, "delayed"), key(job, "prioritized"), key(job, "waiting-children"),
+            key(job, "active"),  key(job, "events"),      key(job, "marker"),
+            QByteArray(),        generationKey,           key(job, "pc")};
+}
+
 RedisCommand enqueueCommand(const EnqueueRequest &request, const BullmqLayout &layout,
-                            const QByteArray &generationKey)
+                            QList<QByteArray> keys)
 {
     const JobRef &job = request.job;
+    keys[12] = queueKey(job.keyPrefix, job.queue, job.jobId);
     return scripts::enqueue().evalsha(
-        {key(job, "wait"), key(job, "paused"), key(job, "meta"), key(job, "id"),
-         key(job, "completed"), key(job, "failed"), key(job, "delayed"), key(job, "prioritized"),
-         key(job, "waiting-children"), key(job, "active"), key(job, "events"), key(job, "marker"),
-         queueKey(job.keyPrefix, job.queue, job.jobId), generationKey, key(job, "pc")},
-        {job.jobId.toUtf8(), request.name.toUtf8(), request.data,
-         QByteArray::number(request.timestampMs), QByteArray::number(request.generation),
-         layout.familyTag().toUtf8(), layout.version.toUtf8(), request.options});
+        keys, {job.jobId.toUtf8(), request.name.toUtf8(), request.data,
+               QByteArray::number(request.timestampMs), QByteArray::number(request.generation),
+               layout.familyTag().toUtf8(), layout.version.toUtf8(), request.options});
 }
 
 EnqueueResult outcomeOf(const RedisResult &r, const EnqueueRequest &request,
@@ -98,6 +106,7 @@ QList<EnqueueResult> enqueueJobs(RedisConnection &conn, const QByteArray &genera
 
     QList<EnqueueResult> out(requests.size(), unexpected(RedisError{}));
     QList<BullmqLayout> layouts(requests.size());
+    QHash<QString, QList<QByteArray>> keysOf;
     QList<RedisCommand> writes;
     QList<qsizetype> written; // the request behind each write
     for (qsizetype i = 0; i < requests.size(); ++i) {
@@ -113,7 +122,10 @@ QList<EnqueueResult> enqueueJobs(RedisConnection &conn, const QByteArray &genera
                 RedisError{RedisError::Kind::Layout, layouts.at(i).refusal(r.job.queue)});
             continue;
         }
-        writes << enqueueCommand(r, layouts.at(i), generationKey);
+        auto keys = keysOf.find(queueOf(r.job));
+        if (keys == keysOf.end())
+            keys = keysOf.insert(queueOf(r.job), queueKeys(r.job, generationKey));
+        writes << enqueueCommand(r, layouts.at(i), *keys);
         written << i;
     }
     if (writes.isEmpty())

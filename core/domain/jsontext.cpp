@@ -59,7 +59,8 @@ int utf8Length(const unsigned char *p, const unsigned char *end)
 class CompactCopy
 {
 public:
-    CompactCopy(QByteArray &out, QByteArrayView in)
+    // `out` nullptr: checked only.
+    CompactCopy(QByteArray *out, QByteArrayView in)
         : m_out(out), m_p(reinterpret_cast<const unsigned char *>(in.data())),
           m_end(m_p + in.size())
     {}
@@ -246,17 +247,19 @@ private:
 
     void put(char c)
     {
-        m_out.append(c);
+        if (m_out)
+            m_out->append(c);
         ++m_p;
     }
 
     void copy(qsizetype n)
     {
-        m_out.append(reinterpret_cast<const char *>(m_p), n);
+        if (m_out)
+            m_out->append(reinterpret_cast<const char *>(m_p), n);
         m_p += n;
     }
 
-    QByteArray &m_out;
+    QByteArray *m_out;
     const unsigned char *m_p;
     const unsigned char *m_end;
 };
@@ -266,10 +269,18 @@ private:
 bool appendCompactDocument(QByteArray &out, QByteArrayView in)
 {
     const qsizetype before = out.size();
-    if (CompactCopy(out, in).document())
+    if (CompactCopy(&out, in).document())
         return true;
     out.truncate(before);
     return false;
+}
+
+bool isJsonObjectText(QByteArrayView in)
+{
+    qsizetype first = 0;
+    while (first < in.size() && isWhitespace(in.at(first)))
+        ++first;
+    return first < in.size() && in.at(first) == '{' && CompactCopy(nullptr, in).document();
 }
 
 } // namespace reclaim

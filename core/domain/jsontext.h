@@ -13,4 +13,7 @@ namespace reclaim {
 // but whitespace) and returns true; otherwise leaves `out` as it was and returns false.
 bool appendCompactDocument(QByteArray &out, QByteArrayView in);
 
+// Whether `in` is exactly one JSON object, by the same rules.
+bool isJsonObjectText(QByteArrayView in);
+
 } // namespace reclaim

@@ -1,5 +1,7 @@
 #include "recovery/planner.h"
 
+#include "domain/jsontext.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <algorithm>
@@ -13,6 +15,8 @@ namespace {
 // read `job.data` as an object; a payload that is not one would be enqueued only to fail there.
 QString payloadProblem(const QByteArray &payload)
 {
+    if (isJsonObjectText(payload))
+        return {}; // the common case, checked without building the document
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(payload, &error);
     if (error.error != QJsonParseError::NoError)

@@ -131,6 +131,7 @@ private slots:
         QFETCH(bool, embeds);
         QByteArray out = "prefix";
         QCOMPARE(appendCompactDocument(out, text), embeds);
+        QCOMPARE(isJsonObjectText(text), embeds && text.trimmed().startsWith('{'));
         if (!embeds) {
             QCOMPARE(out, QByteArray("prefix")); // left as it was
             const QJsonValue v = embedded(text);
