@@ -28,6 +28,9 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
     }
     m_thread = std::make_unique<RecoveryThread>(config);
     RecoveryWorker *worker = m_thread->worker();
+    // The console shows each candidate's row: queued first, so every run reads it.
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->setRowJson(RowJson::Read); }, Qt::QueuedConnection);
     // The worker lives on its own thread, so these are queued; `this` as the context drops any
     // answer that arrives after the session is gone.
     connect(worker, &RecoveryWorker::runStarted, this, [this] { emit runStarted(); });

@@ -102,7 +102,7 @@ int runQueryBench(const Args &args)
                 PgJobStore &store = mode == 0 ? **indexed : **noIndex;
                 QElapsedTimer t;
                 t.start();
-                auto read = store.readCandidates(d);
+                auto read = store.readCandidates(d, RowJson::Skip);
                 const double ms = t.nsecsElapsed() / 1e6;
                 if (!read)
                     return fail(read.error().message);
@@ -113,7 +113,7 @@ int runQueryBench(const Args &args)
         }
     }
     for (const DomainConfig &d : config->domains) {
-        const CandidateQuery cq = candidateQuery(d);
+        const CandidateQuery cq = candidateQuery(d, RowJson::Skip);
         auto planIndexed = explain(db, cq, false);
         auto planSeq = explain(db, cq, true);
         if (!planIndexed || !planSeq)

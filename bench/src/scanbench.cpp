@@ -42,7 +42,7 @@ int runScanBench(const Args &args)
     QList<Looked> looked;
     QJsonArray unresolvedOut;
     for (const DomainConfig &d : config->domains) {
-        auto candidates = (*store)->readCandidates(d);
+        auto candidates = (*store)->readCandidates(d, RowJson::Skip);
         if (!candidates)
             return fail(candidates.error().message);
         Looked l{&d, lookUpDirectly(d, *candidates, redis.queue)};

@@ -22,4 +22,13 @@ struct Candidate
     QByteArray rowJson;
 };
 
+// Whether a read of candidates brings each row's JSON along (Candidate::rowJson). Only the
+// console shows it; a headless run does without: at 100,000 candidates the rows' JSON was most
+// of what the candidate query sent and of what the run held.
+enum class RowJson
+{
+    Skip,
+    Read
+};
+
 } // namespace reclaim

@@ -81,8 +81,10 @@ class JobStore
 public:
     virtual ~JobStore() = default;
 
-    // Rows in a candidate status, older than the domain's threshold, oldest first.
-    virtual Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) = 0;
+    // Rows in a candidate status, older than the domain's threshold, oldest first; each row's
+    // JSON only when asked for.
+    virtual Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain,
+                                                                  RowJson rowJson) = 0;
 
     // The rebuilt payload, or nullopt when the restore query finds nothing to rebuild from.
     virtual Expected<std::optional<QByteArray>, StoreError>

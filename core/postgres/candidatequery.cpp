@@ -14,18 +14,32 @@
 
 namespace reclaim {
 
-CandidateQuery candidateQuery(const DomainConfig &d)
+namespace {
+
+// The columns every row read selects, in the order candidateFrom() reads them.
+QString selectColumns(const DomainConfig &d, RowJson rowJson)
 {
     const JobColumns &c = d.columns;
     const QString typeExpr = c.type.isEmpty() ? QStringLiteral("''")
                                               : quoteIdentifier(c.type) + QStringLiteral("::text");
+    QString columns =
+        QStringLiteral("%1::text, %2::text, %3, %4::text, extract(epoch FROM %4)::float8")
+            .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
+                 quoteIdentifier(c.updatedAt));
+    if (rowJson == RowJson::Read)
+        columns += QStringLiteral(", row_to_json(t)::text");
+    return columns;
+}
+
+} // namespace
+
+CandidateQuery candidateQuery(const DomainConfig &d, RowJson rowJson)
+{
+    const JobColumns &c = d.columns;
     CandidateQuery out;
-    out.sql = QStringLiteral("SELECT %1::text, %2::text, %3, %4::text, "
-                             "extract(epoch FROM %4)::float8, row_to_json(t)::text "
-                             "FROM %5 AS t WHERE %2 IN (%6)")
-                  .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
-                       quoteIdentifier(c.updatedAt), quoteTableName(d.table),
-                       placeholders(d.candidateStatuses.size()));
+    out.sql = QStringLiteral("SELECT %1 FROM %2 AS t WHERE %3 IN (%4)")
+                  .arg(selectColumns(d, rowJson), quoteTableName(d.table),
+                       quoteIdentifier(c.status), placeholders(d.candidateStatuses.size()));
     if (!d.types.isEmpty())
         out.sql += QStringLiteral(" AND %1 IN (%2)")
                        .arg(quoteIdentifier(c.type), placeholders(d.types.size()));
@@ -40,18 +54,6 @@ CandidateQuery candidateQuery(const DomainConfig &d)
 }
 
 namespace {
-
-// The columns every row read selects, in the order candidateFrom() reads them.
-QString selectColumns(const DomainConfig &d)
-{
-    const JobColumns &c = d.columns;
-    const QString typeExpr = c.type.isEmpty() ? QStringLiteral("''")
-                                              : quoteIdentifier(c.type) + QStringLiteral("::text");
-    return QStringLiteral("%1::text, %2::text, %3, %4::text, extract(epoch FROM %4)::float8, "
-                          "row_to_json(t)::text")
-        .arg(quoteIdentifier(c.id), quoteIdentifier(c.status), typeExpr,
-             quoteIdentifier(c.updatedAt));
-}
 
 // Status and type take a handful of values over thousands of rows: one shared copy of each.
 class Interner
@@ -70,7 +72,8 @@ private:
     QSet<QString> m_seen;
 };
 
-Candidate candidateFrom(const QSqlQuery &q, const DomainConfig &d, Interner &intern)
+Candidate candidateFrom(const QSqlQuery &q, const DomainConfig &d, RowJson rowJson,
+                        Interner &intern)
 {
     Candidate cand;
     cand.domain = d.name;
@@ -80,7 +83,8 @@ Candidate candidateFrom(const QSqlQuery &q, const DomainConfig &d, Interner &int
     cand.updatedAtText = q.value(3).toString();
     cand.updatedAt = QDateTime::fromMSecsSinceEpoch(
         static_cast<qint64>(q.value(4).toDouble() * 1000.0), Qt::UTC);
-    cand.rowJson = compactUtf8(q.value(5));
+    if (rowJson == RowJson::Read)
+        cand.rowJson = compactUtf8(q.value(5));
     return cand;
 }
 
@@ -93,9 +97,9 @@ readRowById(PgConnection &conn, const DomainConfig &d, const QString &rowId)
     q.setForwardOnly(true);
     // ::text on the column, so an id that is not of the column's type finds nothing rather than
     // failing the statement.
-    if (!q.prepare(
-            QStringLiteral("SELECT %1 FROM %2 AS t WHERE %3::text = ?")
-                .arg(selectColumns(d), quoteTableName(d.table), quoteIdentifier(d.columns.id))))
+    if (!q.prepare(QStringLiteral("SELECT %1 FROM %2 AS t WHERE %3::text = ?")
+                       .arg(selectColumns(d, RowJson::Read), quoteTableName(d.table),
+                            quoteIdentifier(d.columns.id))))
         return unexpected(
             conn.failure(QStringLiteral("preparing the row lookup of %1").arg(d.name), q));
     q.addBindValue(rowId);
@@ -104,7 +108,7 @@ readRowById(PgConnection &conn, const DomainConfig &d, const QString &rowId)
     if (!q.next())
         return std::optional<Candidate>();
     Interner intern;
-    return std::optional<Candidate>(candidateFrom(q, d, intern));
+    return std::optional<Candidate>(candidateFrom(q, d, RowJson::Read, intern));
 }
 
 Expected<QHash<QString, Candidate>, StoreError> readRowsById(PgConnection &conn,
@@ -120,16 +124,16 @@ Expected<QHash<QString, Candidate>, StoreError> readRowsById(PgConnection &conn,
         ids.append(id);
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
-    const QString sql =
-        QStringLiteral("SELECT %1 FROM %2 AS t WHERE t.%3 IN (SELECT "
-                       "json_array_elements_text(?::json)::%4)")
-            .arg(selectColumns(d), quoteTableName(d.table), quoteIdentifier(d.columns.id), idType);
+    const QString sql = QStringLiteral("SELECT %1 FROM %2 AS t WHERE t.%3 IN (SELECT "
+                                       "json_array_elements_text(?::json)::%4)")
+                            .arg(selectColumns(d, RowJson::Read), quoteTableName(d.table),
+                                 quoteIdentifier(d.columns.id), idType);
     const QString what = QStringLiteral("reading %1 rows of %2").arg(rowIds.size()).arg(d.table);
     if (!execInline(q, sql, {QString::fromUtf8(QJsonDocument(ids).toJson(QJsonDocument::Compact))}))
         return unexpected(conn.failure(what, q));
     Interner intern;
     while (q.next()) {
-        Candidate c = candidateFrom(q, d, intern);
+        Candidate c = candidateFrom(q, d, RowJson::Read, intern);
         const QString id = c.id;
         out.insert(id, std::move(c));
     }
@@ -138,9 +142,10 @@ Expected<QHash<QString, Candidate>, StoreError> readRowsById(PgConnection &conn,
     return out;
 }
 
-Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const DomainConfig &d)
+Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const DomainConfig &d,
+                                                      RowJson rowJson)
 {
-    const CandidateQuery query = candidateQuery(d);
+    const CandidateQuery query = candidateQuery(d, rowJson);
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
     if (!q.prepare(query.sql))
@@ -153,7 +158,7 @@ Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const 
     QList<Candidate> out;
     Interner intern;
     while (q.next())
-        out << candidateFrom(q, d, intern);
+        out << candidateFrom(q, d, rowJson, intern);
     if (q.lastError().isValid())
         return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
     return out;

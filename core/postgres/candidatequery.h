@@ -24,10 +24,10 @@ struct CandidateQuery
     QString sql;
     QVariantList binds;
 };
-CandidateQuery candidateQuery(const DomainConfig &domain);
+CandidateQuery candidateQuery(const DomainConfig &domain, RowJson rowJson);
 
 Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn,
-                                                      const DomainConfig &domain);
+                                                      const DomainConfig &domain, RowJson rowJson);
 
 // One row by id, whatever its status and age, read as a candidate would be.
 Expected<std::optional<Candidate>, StoreError>

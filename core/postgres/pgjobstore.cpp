@@ -94,10 +94,11 @@ Expected<bool, StoreError> PgJobStore::migrate()
     });
 }
 
-Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainConfig &d)
+Expected<QList<Candidate>, StoreError> PgJobStore::readCandidates(const DomainConfig &d,
+                                                                  RowJson rowJson)
 {
     return watched([&]() -> Expected<QList<Candidate>, StoreError> {
-        return reclaim::readCandidates(live(), d);
+        return reclaim::readCandidates(live(), d, rowJson);
     });
 }
 

@@ -28,7 +28,8 @@ public:
     static Expected<std::unique_ptr<PgJobStore>, StoreError> open(const ReclaimConfig &config,
                                                                   bool readOnly);
 
-    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
+    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain,
+                                                          RowJson rowJson) override;
     Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
                                                                    const RestoreRule &rule,
                                                                    const QString &rowId) override;

@@ -138,7 +138,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
         const DomainConfig &d = m_config.domains.at(i);
         DomainReport dr;
         dr.name = d.name;
-        auto read = m_store->readCandidates(d);
+        auto read = m_store->readCandidates(d, request.rowJson);
         if (!read)
             dr.candidateError = read.error().message;
         candidates << (read ? *read : QList<Candidate>());

@@ -30,6 +30,8 @@ struct RunRequest
     QString runId; // empty: the run makes its own (RunReport::newRunId)
     const std::atomic_bool *stopRequested = nullptr; // checked between actions
     RunProgress *progress = nullptr;
+    // Each candidate's row as JSON, for the console's details view (domain/candidate.h).
+    RowJson rowJson = RowJson::Skip;
 };
 
 class RecoveryRun final

@@ -99,6 +99,7 @@ void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeAct
     request.runId = runId;
     request.stopRequested = &m_stop;
     request.progress = &progressSink;
+    request.rowJson = m_rowJson;
     {
         const RunReport report = m_engine->run(request);
         m_busy.store(false);

@@ -59,6 +59,9 @@ public slots:
     void approveHeld(const QList<qint64> &ids);
     void rejectHeld(const QList<qint64> &ids, const QString &reason);
     void setConfig(const reclaim::ReclaimConfig &config);
+    // Whether runs read each candidate's row as JSON (the console's details view); Skip until
+    // told, as the daemon runs.
+    void setRowJson(reclaim::RowJson rowJson) { m_rowJson = rowJson; }
 
 signals:
     void runStarted(const QString &trigger);
@@ -85,6 +88,7 @@ private:
     std::unique_ptr<Engine> m_engine; // created lazily on the worker thread
     std::atomic_bool m_stop{false};
     std::atomic_bool m_busy{false};
+    RowJson m_rowJson = RowJson::Skip;
 };
 
 // Owns a QThread running one RecoveryWorker; quit + wait on destruction.

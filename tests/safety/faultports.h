@@ -101,10 +101,11 @@ public:
     // a test that must stop at one particular action's write.
     std::function<void(const Action &)> beforeWrite;
 
-    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &d) override
+    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &d,
+                                                          RowJson rowJson) override
     {
         m_hook(QStringLiteral("candidates"));
-        return m_store.readCandidates(d);
+        return m_store.readCandidates(d, rowJson);
     }
     Expected<std::optional<QByteArray>, StoreError>
     restorePayload(const DomainConfig &d, const RestoreRule &r, const QString &id) override

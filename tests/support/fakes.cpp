@@ -243,7 +243,8 @@ Expected<LockAttempt, RedisError> FakeQueue::peek()
     return a;
 }
 
-Expected<QList<Candidate>, StoreError> FakeJobStore::readCandidates(const DomainConfig &domain)
+Expected<QList<Candidate>, StoreError> FakeJobStore::readCandidates(const DomainConfig &domain,
+                                                                    RowJson rowJson)
 {
     m_log->append(QStringLiteral("store:readCandidates:%1").arg(domain.name));
     if (readError)
@@ -252,7 +253,15 @@ Expected<QList<Candidate>, StoreError> FakeJobStore::readCandidates(const Domain
     for (const Row &r : rows)
         if (r.domain == domain.name && domain.candidateStatuses.contains(r.status) &&
             (domain.types.isEmpty() || domain.types.contains(r.type)))
-            out.append(Candidate{r.domain, r.id, r.type, r.status, r.updatedAt, {}, {}});
+            out.append(Candidate{r.domain,
+                                 r.id,
+                                 r.type,
+                                 r.status,
+                                 r.updatedAt,
+                                 {},
+                                 rowJson == RowJson::Read
+                                     ? QByteArray("{\"id\":\"") + r.id.toUtf8() + "\"}"
+                                     : QByteArray()});
     return out;
 }
 

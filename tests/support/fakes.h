@@ -142,7 +142,8 @@ public:
     QList<Rejection> rejections; // active ones
     std::optional<StoreError> rejectionsError; // activeRejections() fails while set
 
-    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain) override;
+    Expected<QList<Candidate>, StoreError> readCandidates(const DomainConfig &domain,
+                                                          RowJson rowJson) override;
     Expected<std::optional<QByteArray>, StoreError> restorePayload(const DomainConfig &domain,
                                                                    const RestoreRule &rule,
                                                                    const QString &rowId) override;

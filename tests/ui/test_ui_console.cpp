@@ -101,6 +101,11 @@ void TestUiConsole::runFillsDomainsCandidatesAndLock()
     // The worst is first: the UNKNOWN job, selected, with its evidence in the details panel.
     QCOMPARE(m_window->currentKey(), m_incident->unknownKey());
     QVERIFY(m_window->detailsPanel()->html().contains(QStringLiteral("WRONGTYPE")));
+    // And its database row: the console's runs read each row's JSON (a headless run does not).
+    const CandidateTableModel::Row *unknown =
+        m_window->candidateModel()->rowForKey(m_incident->unknownKey());
+    QVERIFY(unknown && !unknown->verdict->candidate.rowJson.isEmpty());
+    QVERIFY(!m_window->detailsPanel()->html().contains(QStringLiteral("(not available)")));
 
     // Five domains plus "All domains", counts adding up.
     QCOMPARE(m_window->domainModel()->rowCount(), 6);
