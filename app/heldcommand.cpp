@@ -1,15 +1,17 @@
 #include "heldcommand.h"
 
 #include "config/configloader.h"
+#include "domain/jsonwriter.h"
 #include "exitcodes.h"
 #include "heldprinter.h"
 #include "service/engine.h"
 
+#include <QElapsedTimer>
+#include <QFile>
 #include <QHostInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QProcessEnvironment>
 #include <QTextStream>
+#include <optional>
 
 namespace reclaim {
 
@@ -33,11 +35,20 @@ int listHeld(const CommandLine &cmd, Engine &engine)
         return exitcode::RunFailed;
     }
     if (cmd.json) {
-        QJsonArray rows;
-        for (const HeldAction &h : *held)
-            rows.append(heldActionJson(h));
-        out << QJsonDocument(QJsonObject{{QStringLiteral("held"), rows}})
-                   .toJson(QJsonDocument::Indented);
+        QFile file;
+        if (!file.open(stdout, QIODevice::WriteOnly))
+            return exitcode::RunFailed;
+        JsonWriter w(&file);
+        w.beginObject();
+        w.breakLine();
+        w.key(QLatin1StringView("held")).beginArray();
+        for (const HeldAction &h : *held) {
+            w.breakLine();
+            writeHeldAction(w, h);
+        }
+        w.endArray().endObject();
+        w.flush();
+        file.write("\n");
     } else {
         out << formatHeldList(*held);
     }
@@ -58,15 +69,11 @@ Expected<QList<qint64>, QString> idsOfDomain(const CommandLine &cmd, Engine &eng
     HeldFilter filter{cmd.domain, std::nullopt, {}, true};
     if (!cmd.kind.isEmpty())
         filter.kind = cmd.kind == QLatin1String("fail") ? ActionKind::Fail : ActionKind::Requeue;
-    const auto held = engine.heldActions(filter);
-    if (!held)
+    const auto ids = engine.idsHeldNow(filter);
+    if (!ids)
         return unexpected(
-            QStringLiteral("could not read the held actions: %1").arg(held.error().message));
-    QList<qint64> ids;
-    for (const HeldAction &h : *held)
-        if (h.state == HeldState::Held)
-            ids << h.id;
-    return ids;
+            QStringLiteral("could not read the held actions: %1").arg(ids.error().message));
+    return *ids;
 }
 
 int decide(const CommandLine &cmd, Engine &engine)
@@ -97,16 +104,34 @@ int decide(const CommandLine &cmd, Engine &engine)
     int notDone = 0;
     bool storeFailed = false;
     // Each decision is told as it is made, and not kept: approving a whole domain after a data
-    // loss takes a while and can be 100,000 decisions. --json streams the same document.
-    if (cmd.json)
-        out << "{\n    \"decisions\": [";
+    // loss takes a while and can be 100,000 decisions. --json streams the same document. What
+    // is written reaches stdout at least every 100 ms, not one system call per decision.
+    QFile jsonOut;
+    std::optional<JsonWriter> json;
+    if (cmd.json) {
+        if (!jsonOut.open(stdout, QIODevice::WriteOnly))
+            return exitcode::RunFailed;
+        json.emplace(&jsonOut);
+        json->beginObject();
+        json->breakLine();
+        json->key(QLatin1StringView("decisions")).beginArray();
+    }
+    QElapsedTimer sinceFlush;
+    sinceFlush.start();
     const auto take = [&](const HeldDecision &d) {
-        if (cmd.json)
-            out << (decided == 0 ? "\n" : ",\n")
-                << QJsonDocument(heldDecisionJson(d)).toJson(QJsonDocument::Compact);
-        else
+        if (json) {
+            json->breakLine();
+            writeHeldDecision(*json, d);
+        } else {
             out << formatHeldDecision(d) << "\n";
-        out.flush();
+        }
+        if (sinceFlush.elapsed() >= 100) {
+            if (json)
+                json->flush();
+            else
+                out.flush();
+            sinceFlush.restart();
+        }
         ++decided;
         if (d.outcome == done)
             return;
@@ -121,8 +146,15 @@ int decide(const CommandLine &cmd, Engine &engine)
     else
         for (const HeldDecision &d : engine.rejectHeld(ids, actor, cmd.reason))
             take(d);
-    if (cmd.json)
-        out << "\n    ],\n    \"redisRoundTrips\": " << engine.redisRoundTrips() << "\n}\n";
+    if (json) {
+        json->endArray();
+        json->breakLine();
+        json->member(QLatin1StringView("redisRoundTrips"), engine.redisRoundTrips());
+        json->endObject();
+        json->flush();
+        jsonOut.write("\n");
+    }
+    out.flush();
     if (storeFailed && notDone == decided)
         return exitcode::RunFailed;
     return notDone == 0 ? exitcode::Ran : exitcode::NotAllDecided;

@@ -1,53 +1,59 @@
 #include "heldprinter.h"
 
+#include "domain/jsonwriter.h"
+
 #include <QMap>
 #include <QTextStream>
 
 namespace reclaim {
 
-QJsonObject heldActionJson(const HeldAction &h)
+using namespace Qt::Literals::StringLiterals;
+
+void writeHeldAction(JsonWriter &w, const HeldAction &h)
 {
     const Action &a = h.action;
-    QJsonObject o{{QStringLiteral("id"), h.id},
-                  {QStringLiteral("domain"), a.domain},
-                  {QStringLiteral("rowId"), a.rowId},
-                  {QStringLiteral("type"), a.jobType},
-                  {QStringLiteral("kind"), actionKindName(a.kind)},
-                  {QStringLiteral("reason"), a.reason},
-                  {QStringLiteral("precondition"),
-                   QJsonObject{{QStringLiteral("status"), a.precondition.status},
-                               {QStringLiteral("updatedAt"), a.precondition.updatedAtText},
-                               {QStringLiteral("generation"), a.precondition.generation}}},
-                  {QStringLiteral("held"), a.heldReason},
-                  {QStringLiteral("heldLimit"), h.heldLimit},
-                  {QStringLiteral("runId"), h.runId},
-                  {QStringLiteral("heldAt"), h.heldAt.toString(Qt::ISODateWithMs)},
-                  {QStringLiteral("lastRunId"), h.lastRunId},
-                  {QStringLiteral("lastSeenAt"), h.lastSeenAt.toString(Qt::ISODateWithMs)},
-                  {QStringLiteral("state"), heldStateName(h.state)},
-                  {QStringLiteral("stateBy"), h.stateBy},
-                  {QStringLiteral("stateAt"), h.stateAt.toString(Qt::ISODateWithMs)},
-                  {QStringLiteral("stateDetail"), h.stateDetail}};
-    if (a.kind == ActionKind::Requeue) {
-        o.insert(QStringLiteral("queue"), a.queue);
-        o.insert(QStringLiteral("jobId"), a.jobId);
-        o.insert(QStringLiteral("jobName"), a.jobName);
-    }
-    return o;
+    w.beginObject()
+        .member("id"_L1, h.id)
+        .member("domain"_L1, a.domain)
+        .member("rowId"_L1, a.rowId)
+        .member("type"_L1, a.jobType)
+        .member("kind"_L1, actionKindName(a.kind))
+        .member("reason"_L1, a.reason);
+    w.key("precondition"_L1)
+        .beginObject()
+        .member("status"_L1, a.precondition.status)
+        .member("updatedAt"_L1, a.precondition.updatedAtText)
+        .member("generation"_L1, a.precondition.generation)
+        .endObject();
+    w.member("held"_L1, a.heldReason)
+        .member("heldLimit"_L1, h.heldLimit)
+        .member("runId"_L1, h.runId)
+        .member("heldAt"_L1, h.heldAt.toString(Qt::ISODateWithMs))
+        .member("lastRunId"_L1, h.lastRunId)
+        .member("lastSeenAt"_L1, h.lastSeenAt.toString(Qt::ISODateWithMs))
+        .member("state"_L1, heldStateName(h.state))
+        .member("stateBy"_L1, h.stateBy)
+        .member("stateAt"_L1, h.stateAt.toString(Qt::ISODateWithMs))
+        .member("stateDetail"_L1, h.stateDetail);
+    if (a.kind == ActionKind::Requeue)
+        w.member("queue"_L1, a.queue).member("jobId"_L1, a.jobId).member("jobName"_L1, a.jobName);
+    w.endObject();
 }
 
-QJsonObject heldDecisionJson(const HeldDecision &d)
+void writeHeldDecision(JsonWriter &w, const HeldDecision &d)
 {
-    QJsonObject o{{QStringLiteral("id"), d.id},
-                  {QStringLiteral("outcome"), heldOutcomeName(d.outcome)},
-                  {QStringLiteral("detail"), d.detail}};
-    if (d.current)
-        o.insert(QStringLiteral("heldAction"), heldActionJson(*d.current));
-    if (d.action) {
-        o.insert(QStringLiteral("result"), actionResultName(d.action->result));
-        o.insert(QStringLiteral("auditId"), d.action->auditId);
+    w.beginObject()
+        .member("id"_L1, d.id)
+        .member("outcome"_L1, heldOutcomeName(d.outcome))
+        .member("detail"_L1, d.detail);
+    if (d.current) {
+        w.key("heldAction"_L1);
+        writeHeldAction(w, *d.current);
     }
-    return o;
+    if (d.action)
+        w.member("result"_L1, actionResultName(d.action->result))
+            .member("auditId"_L1, d.action->auditId);
+    w.endObject();
 }
 
 QString formatHeldList(const QList<HeldAction> &held)

@@ -3,13 +3,15 @@
 
 #include "recovery/heldapproval.h"
 
-#include <QJsonObject>
 #include <QString>
 
 namespace reclaim {
 
-QJsonObject heldActionJson(const HeldAction &h);
-QJsonObject heldDecisionJson(const HeldDecision &d);
+class JsonWriter;
+
+// One entry, or one decision, as a JSON object (--list-held --json, --approve/--reject --json).
+void writeHeldAction(JsonWriter &w, const HeldAction &h);
+void writeHeldDecision(JsonWriter &w, const HeldDecision &d);
 
 // Grouped by domain and the guard's limit (or the policy), oldest first, one line per action.
 QString formatHeldList(const QList<HeldAction> &held);

@@ -34,6 +34,8 @@ public:
 
     // The entries matching `filter`, oldest first (empty where Reclaim's schema does not exist).
     virtual Expected<QList<HeldAction>, StoreError> heldActions(const HeldFilter &filter) = 0;
+    // Only the ids of those held now (state held), in the same order.
+    virtual Expected<QList<qint64>, StoreError> idsHeldNow(const HeldFilter &filter) = 0;
 
     // Applies one run's plan for one domain in one transaction: settles, keeps and adds, each
     // transition recorded. Returns the id of every entry now held for a row of this run ("row

@@ -15,10 +15,13 @@ namespace reclaim {
 
 namespace {
 
-const QString kColumns = QStringLiteral(
-    "id, domain, row_id, kind, job_type, queue, job_id, job_name, reason, observed_status, "
-    "observed_updated_at, generation, held_reason, held_limit, run_id, held_at, last_run_id, "
-    "last_seen_at, state, state_by, state_at, state_detail");
+const QString kColumns =
+    QStringLiteral(
+        "id, domain, row_id, kind, job_type, queue, job_id, job_name, reason, observed_status, "
+        "observed_updated_at, generation, held_reason, held_limit, run_id, %1, last_run_id, "
+        "%2, state, state_by, %3, state_detail")
+        .arg(epochMsOf(QStringLiteral("held_at")), epochMsOf(QStringLiteral("last_seen_at")),
+             epochMsOf(QStringLiteral("state_at")));
 
 HeldAction heldFrom(const QSqlQuery &q)
 {
@@ -40,12 +43,12 @@ HeldAction heldFrom(const QSqlQuery &q)
     a.heldReason = q.value(12).toString();
     h.heldLimit = q.value(13).toString();
     h.runId = q.value(14).toString();
-    h.heldAt = q.value(15).toDateTime().toUTC();
+    h.heldAt = utcFromEpochMs(q.value(15));
     h.lastRunId = q.value(16).toString();
-    h.lastSeenAt = q.value(17).toDateTime().toUTC();
+    h.lastSeenAt = utcFromEpochMs(q.value(17));
     h.state = heldStateNamed(q.value(18).toString()).value_or(HeldState::Held);
     h.stateBy = q.value(19).toString();
-    h.stateAt = q.value(20).toDateTime().toUTC();
+    h.stateAt = utcFromEpochMs(q.value(20));
     h.stateDetail = q.value(21).toString();
     a.policy = h.heldLimit == QLatin1String("policy") ? Policy::Approve : Policy::Auto;
     return h;
@@ -121,16 +124,19 @@ QStringList heldActionSchemaStatements()
     };
 }
 
-Expected<QList<HeldAction>, StoreError> readHeldActions(PgConnection &conn,
-                                                        const HeldFilter &filter)
+namespace {
+
+// SELECT `columns` of the entries `filter` matches (and `more`), oldest first, into `q`: false
+// when Reclaim's schema does not exist (nothing is held), an error when it could not be read.
+Expected<bool, StoreError> selectHeld(PgConnection &conn, QSqlQuery &q, const QString &columns,
+                                      const HeldFilter &filter, const QString &more = {})
 {
-    QSqlQuery q(conn.database());
     q.setForwardOnly(true);
     if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.held_action') IS NOT NULL")) ||
         !q.next())
         return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
     if (!q.value(0).toBool())
-        return QList<HeldAction>();
+        return false;
     QStringList where;
     QVariantList binds;
     if (!filter.domain.isEmpty()) {
@@ -150,17 +156,44 @@ Expected<QList<HeldAction>, StoreError> readHeldActions(PgConnection &conn,
     }
     if (filter.openOnly)
         where << QStringLiteral("state IN ('held', 'approved')");
+    if (!more.isEmpty())
+        where << more;
     // One round trip (a prepared statement costs three): an approval reads 1,000 at a time.
     if (!execInline(q,
                     QStringLiteral("SELECT %1 FROM reclaim.held_action%2 ORDER BY held_at, id")
-                        .arg(kColumns, where.isEmpty() ? QString()
-                                                       : QStringLiteral(" WHERE ") +
-                                                             where.join(QStringLiteral(" AND "))),
+                        .arg(columns, where.isEmpty() ? QString()
+                                                      : QStringLiteral(" WHERE ") +
+                                                            where.join(QStringLiteral(" AND "))),
                     binds))
         return unexpected(conn.failure(QStringLiteral("reading the held actions"), q));
+    return true;
+}
+
+} // namespace
+
+Expected<QList<HeldAction>, StoreError> readHeldActions(PgConnection &conn,
+                                                        const HeldFilter &filter)
+{
+    QSqlQuery q(conn.database());
+    const auto selected = selectHeld(conn, q, kColumns, filter);
+    if (!selected)
+        return unexpected(selected.error());
     QList<HeldAction> out;
-    while (q.next())
+    while (*selected && q.next())
         out << heldFrom(q);
+    return out;
+}
+
+Expected<QList<qint64>, StoreError> readIdsHeldNow(PgConnection &conn, const HeldFilter &filter)
+{
+    QSqlQuery q(conn.database());
+    const auto selected =
+        selectHeld(conn, q, QStringLiteral("id"), filter, QStringLiteral("state = 'held'"));
+    if (!selected)
+        return unexpected(selected.error());
+    QList<qint64> out;
+    while (*selected && q.next())
+        out << q.value(0).toLongLong();
     return out;
 }
 

@@ -16,6 +16,10 @@ class PgConnection;
 // Idempotent statements for the held-action tables (part of Reclaim's schema, see reclaimschema).
 QStringList heldActionSchemaStatements();
 
+// The ids of the entries `filter` matches that are held now, oldest first: all an approval of a
+// whole domain needs to start with, without reading 100,000 entries whole.
+Expected<QList<qint64>, StoreError> readIdsHeldNow(PgConnection &conn, const HeldFilter &filter);
+
 Expected<QList<HeldAction>, StoreError> readHeldActions(PgConnection &conn,
                                                         const HeldFilter &filter);
 Expected<QList<HeldGroup>, StoreError> readHeldGroups(PgConnection &conn);

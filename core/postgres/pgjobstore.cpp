@@ -483,6 +483,11 @@ Expected<QList<HeldAction>, StoreError> PgJobStore::heldActions(const HeldFilter
     return watched([&] { return readHeldActions(live(), filter); });
 }
 
+Expected<QList<qint64>, StoreError> PgJobStore::idsHeldNow(const HeldFilter &filter)
+{
+    return watched([&] { return readIdsHeldNow(live(), filter); });
+}
+
 Expected<QList<HeldGroup>, StoreError> PgJobStore::heldGroups()
 {
     return watched([&] { return readHeldGroups(live()); });

@@ -67,6 +67,7 @@ public:
 
     // HeldActionStore (postgres/heldactionlog.cpp).
     Expected<QList<HeldAction>, StoreError> heldActions(const HeldFilter &filter) override;
+    Expected<QList<qint64>, StoreError> idsHeldNow(const HeldFilter &filter) override;
     Expected<QHash<QString, qint64>, StoreError>
     applyHeldSync(const QString &domain, const HeldSyncPlan &plan, const Actor &run) override;
     Expected<QList<HeldGroup>, StoreError> heldGroups() override;

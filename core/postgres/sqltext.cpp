@@ -32,6 +32,18 @@ QVariant sqlText(const QString &s)
     return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
 }
 
+QString epochMsOf(const QString &column)
+{
+    return QStringLiteral("floor(extract(epoch FROM %1) * 1000)::bigint").arg(column);
+}
+
+QDateTime utcFromEpochMs(const QVariant &value)
+{
+    if (value.isNull())
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(value.toLongLong(), Qt::UTC);
+}
+
 QByteArray compactUtf8(const QVariant &value)
 {
     QByteArray bytes = value.toString().toUtf8();

@@ -85,6 +85,14 @@ Expected<QList<HeldAction>, StoreError> Engine::heldActions(const HeldFilter &fi
     return (*store)->heldActions(filter);
 }
 
+Expected<QList<qint64>, StoreError> Engine::idsHeldNow(const HeldFilter &filter)
+{
+    auto store = PgJobStore::open(m_config, true);
+    if (!store)
+        return unexpected(store.error());
+    return (*store)->idsHeldNow(filter);
+}
+
 namespace {
 
 QList<HeldDecision> allFailed(const QList<qint64> &ids, const QString &why)

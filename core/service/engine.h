@@ -38,6 +38,8 @@ public:
     // again and run under its own lock (recovery/heldapproval.h); rejected. `each` hears every
     // decision as it is made (progress for a long --approve --domain).
     Expected<QList<HeldAction>, StoreError> heldActions(const HeldFilter &filter);
+    // Only the ids of those held now: what an approval of a whole domain starts from.
+    Expected<QList<qint64>, StoreError> idsHeldNow(const HeldFilter &filter);
     void approveHeld(const QList<qint64> &ids, const Actor &actor,
                      const std::function<void(const HeldDecision &)> &each);
     // Redis round trips this engine's connection has made (an approval's cost in --json).
