@@ -211,6 +211,8 @@ void MassApproval::decideDomain(const QString &name,
     }
     QList<Claimed> unchanged;
     QList<CandidateVerdict> absent;
+    unchanged.reserve(claimed.size()); // an Action each: grown once, not moved again and again
+    absent.reserve(claimed.size());
     for (const auto &[at, h] : claimed) {
         const auto row = rows->constFind(h.action.rowId);
         if (row == rows->cend()) {
@@ -239,6 +241,7 @@ void MassApproval::decideDomain(const QString &name,
     const QList<Action> planned = planActions(*domain, absent, *m_p.store, 0);
     absent.clear();
     QList<Claimed> ready;
+    ready.reserve(unchanged.size());
     for (qsizetype i = 0; i < unchanged.size(); ++i) {
         Claimed &c = unchanged[i];
         Action action = planned.at(i);

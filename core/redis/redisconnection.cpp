@@ -3,6 +3,7 @@
 #include "redis/tlsstream.h"
 
 #include <cerrno>
+#include <charconv>
 #include <hiredis/hiredis.h>
 
 namespace reclaim {
@@ -221,14 +222,19 @@ Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> 
     }
     QByteArray wire;
     wire.reserve(size);
+    // "*3\r\n", "$5\r\n": the count written in place, not as a QByteArray of its own.
+    const auto header = [&wire](char kind, qsizetype n) {
+        char buf[24];
+        buf[0] = kind;
+        char *end = std::to_chars(buf + 1, buf + sizeof buf - 2, n).ptr;
+        *end++ = '\r';
+        *end++ = '\n';
+        wire.append(buf, end - buf);
+    };
     for (const RedisCommand &cmd : commands) {
-        wire += '*';
-        wire += QByteArray::number(cmd.size());
-        wire += "\r\n";
+        header('*', cmd.size());
         for (const QByteArray &arg : cmd) {
-            wire += '$';
-            wire += QByteArray::number(arg.size());
-            wire += "\r\n";
+            header('$', arg.size());
             wire += arg;
             wire += "\r\n";
         }
