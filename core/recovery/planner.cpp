@@ -85,9 +85,10 @@ void applyPolicy(const DomainConfig &domain, Action &a)
     a.resultDetail = QStringLiteral("held: %1").arg(a.heldReason);
 }
 
-// Ids per statement when planning in sets: large enough that the round trips stop mattering,
-// small enough that one statement's parameter and answer stay a few hundred kilobytes.
-constexpr qsizetype kPlanBatch = 1000;
+// Ids per statement when planning in sets: large enough that the round trips stop mattering
+// (two statements per 5,000 orphans, against six per 1,000 for executing them), small enough
+// that one statement's parameter and answer stay a megabyte or two.
+constexpr qsizetype kPlanBatch = 5000;
 
 // What planning reads for a domain's restorable orphans, read in sets before any action is
 // planned: a batch of ids per statement, not two statements per orphan one after the other.

@@ -157,8 +157,8 @@ private slots:
         QVERIFY(planned.first().payload.isEmpty());
     }
 
-    // #30: a domain's orphans are planned in sets: the budget and the restore payloads of 2,500
-    // orphans in three statements each (batches of 1,000), none row by row; the answers are each
+    // #30: a domain's orphans are planned in sets: the budget and the restore payloads of 12,500
+    // orphans in three statements each (batches of 5,000), none row by row; the answers are each
     // row's own.
     void orphansArePlannedInSets()
     {
@@ -166,7 +166,7 @@ private slots:
         CallLog log;
         FakeJobStore store(&log);
         QList<CandidateVerdict> verdicts;
-        for (int i = 0; i < 2500; ++i) {
+        for (int i = 0; i < 12500; ++i) {
             const QString id = QStringLiteral("vj_%1").arg(i);
             verdicts << verdict(id, QStringLiteral("COMPOSE"), Verdict::Absent);
             if (i % 2 == 0)
@@ -174,7 +174,7 @@ private slots:
         }
         store.requeues.insert(QStringLiteral("vj_4"), 99); // over the budget: a FAIL
         const auto planned = planActions(config.domains.at(0), verdicts, store, 1);
-        QCOMPARE(planned.size(), 2500);
+        QCOMPARE(planned.size(), 12500);
         QCOMPARE(store.budgetStatements, 3);
         QCOMPARE(store.restoreStatements, 3);
         QCOMPARE(store.rowByRowReads, 0);
