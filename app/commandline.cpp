@@ -34,7 +34,7 @@ Exit codes (--once):
   2  configuration missing or invalid
   3  skipped: another runner holds the lock
   4  skipped: Redis unreachable
-  5  PostgreSQL unreachable, or the run could not proceed
+  5  PostgreSQL unreachable, the run could not proceed, or its report could not be written
   7  the run completed, but a domain's candidates could not be read
   10 the run completed, but actions wait for an operator (policy approve, or the guard)
 

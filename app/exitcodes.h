@@ -7,8 +7,9 @@ constexpr int Usage = 1;            // bad command line
 constexpr int ConfigError = 2;      // the configuration file is missing or invalid
 constexpr int LockHeld = 3;         // skipped: another runner holds the lock
 constexpr int RedisUnreachable = 4; // skipped: Redis could not be reached to take the lock
-constexpr int RunFailed = 5;        // PostgreSQL unreachable, or the run could not proceed
-constexpr int ServeFailed = 6;      // --daemon: the metrics address could not be listened on
+constexpr int RunFailed =
+    5; // PostgreSQL unreachable, the run could not proceed, or its report could not be written
+constexpr int ServeFailed = 6;  // --daemon: the metrics address could not be listened on
 constexpr int DomainUnread = 7; // the run completed, but a domain's candidates could not be read
 constexpr int CheckWarned = 8;  // --check: no item failed, at least one warned
 constexpr int CheckFailed = 9;  // --check: at least one item failed (or could not be checked)

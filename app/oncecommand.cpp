@@ -36,14 +36,24 @@ int runOnce(const CommandLine &cmd)
                           QProcessEnvironment::systemEnvironment().value(QStringLiteral("USER")),
                           {}};
     const RunReport report = engine.run(request);
+    // A report that could not be written whole (stdout on a full disk) is not a success, whatever
+    // the run did: a pipeline gating on the exit code would read a cut document as the run's.
+    QString unwritten;
     if (cmd.json) {
         QFile out;
-        if (out.open(stdout, QIODevice::WriteOnly))
+        if (!out.open(stdout, QIODevice::WriteOnly)) {
+            unwritten = out.errorString();
+        } else {
             report.writeJson(out); // streamed: a large run's report is never held whole as JSON
+            if (!out.flush() || out.error() != QFileDevice::NoError)
+                unwritten = out.errorString();
+        }
     } else {
         QTextStream out(stdout);
         printReport(report, out);
         out.flush();
+        if (out.status() != QTextStream::Ok)
+            unwritten = QStringLiteral("the write failed");
     }
     if (report.outcome != RunReport::Outcome::Completed)
         err << "reclaim: run " << report.runId << " " << RunReport::outcomeName(report.outcome)
@@ -64,6 +74,11 @@ int runOnce(const CommandLine &cmd)
             err << "reclaim: run " << report.runId << ": " << held << " action"
                 << (held == 1 ? "" : "s") << " of " << d.name
                 << " wait for an operator's approval (policy approve)\n";
+    }
+    if (!unwritten.isEmpty()) {
+        err << "reclaim: run " << report.runId << ": its report could not be written to stdout ("
+            << unwritten << "); what the run did is in its audit trail (reclaim.audit)\n";
+        return exitcode::RunFailed;
     }
     return exitCodeFor(report);
 }

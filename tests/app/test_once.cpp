@@ -429,6 +429,25 @@ private slots:
         QVERIFY(!ran.both().contains(m_password.toUtf8()));
     }
 
+    // A report that cannot be written (stdout on a full disk) is not a success: the run says
+    // so on stderr and exits 5, never 0 with a cut document.
+    void aReportThatCannotBeWrittenIsNotASuccess()
+    {
+        const QString script = QStringLiteral("exec \"$0\" \"$@\" > /dev/full");
+        for (const QStringList &form : {QStringList{QStringLiteral("--json")}, QStringList{}}) {
+            const Ran ran = reclaim::test::runReclaim(
+                m_env, QStringLiteral("/bin/sh"),
+                QStringList{QStringLiteral("-c"), script, QStringLiteral(RECLAIM_BINARY),
+                            QStringLiteral("--once"), QStringLiteral("--dry-run"),
+                            QStringLiteral("--config"), sampleConfigPath()} +
+                    form,
+                {}, 120000);
+            QVERIFY2(ran.exitCode == 5, ran.err.constData());
+            QVERIFY2(ran.err.contains("its report could not be written to stdout"),
+                     ran.err.constData());
+        }
+    }
+
     // #29, the first part of the guard: a misspelt queue name in a FAIL domain. The queue has
     // no trace in Redis, so every stale row of the domain is ABSENT; before the guard each was
     // marked FAILED. Now nothing is written, every action is held with the reason, exit 10.
