@@ -1,4 +1,4 @@
-// A run's report as JSON (--once --json, the daemon's last-run document, the tests): one writer,
+// A run's report as JSON (--once --json, and toJson() for the tests): one writer,
 // streamed a candidate and an action at a time, so a report of 100,000 candidates is written in
 // a fraction of a second and never exists whole in memory as JSON values.
 #include "domain/jsonwriter.h"
