@@ -156,6 +156,10 @@ Expected<QList<Candidate>, StoreError> readCandidates(PgConnection &conn, const 
     if (!q.exec())
         return unexpected(conn.failure(QStringLiteral("reading candidates of %1").arg(d.name), q));
     QList<Candidate> out;
+    // libpq holds the whole result already: its size is known, and a list grown row by row to a
+    // million candidates would hold up to twice their array while it grows.
+    if (q.size() > 0)
+        out.reserve(q.size());
     Interner intern;
     while (q.next())
         out << candidateFrom(q, d, rowJson, intern);

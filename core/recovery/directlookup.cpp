@@ -1,14 +1,10 @@
 #include "recovery/directlookup.h"
 
 #include <QHash>
-#include <QSet>
 
 namespace reclaim {
 
 namespace {
-
-// Candidates looked up per probe() call: a whole number of probe round trips.
-constexpr qsizetype kLookupSlice = 5000;
 
 std::optional<QString> noteUnsettled(const Sighting &s)
 {
@@ -20,10 +16,45 @@ std::optional<QString> noteUnsettled(const Sighting &s)
     return std::nullopt;
 }
 
-// Runnable somewhere, or held by a worker's live lock: Scheduled. A failed lookup, or an answer
-// that is neither runnable nor one of the few that mean "not runnable": Unknown. Only a
-// candidate every lookup saw and every answer said is not runnable is Absent.
-void settle(CandidateVerdict &v)
+} // namespace
+
+void SharedWords::share(QString &s)
+{
+    if (s.isEmpty())
+        return;
+    const auto it = m_words.constFind(s);
+    if (it != m_words.constEnd())
+        s = *it;
+    else if (m_words.size() < 256)
+        m_words.insert(s);
+}
+
+QList<Sighting> probeSlice(const QList<JobRef> &refs, const QString &queue,
+                           QueueInspector &inspector, SharedWords &words)
+{
+    auto results = inspector.probe(refs);
+    QList<Sighting> out;
+    out.reserve(refs.size());
+    for (qsizetype k = 0; k < refs.size(); ++k) {
+        Sighting s;
+        if (k < results.size() && results.at(k)) {
+            s = std::move(*results[k]);
+        } else {
+            s.error = k < results.size()
+                          ? results.at(k).error().describe()
+                          : QStringLiteral("the queue inspector returned too few results");
+        }
+        s.queue = queue;
+        s.jobId = refs.at(k).jobId;
+        s.how = FoundBy::Direct;
+        words.share(s.state);
+        words.share(s.name);
+        out << std::move(s);
+    }
+    return out;
+}
+
+void settleLookups(CandidateVerdict &v)
 {
     v.verdict = Verdict::Absent;
     for (const Sighting &s : v.evidence) {
@@ -40,35 +71,15 @@ void settle(CandidateVerdict &v)
     }
 }
 
-} // namespace
-
 QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, QList<Candidate> candidates,
-                                       QueueInspector &inspector, LookupDetail detail)
+                                       QueueInspector &inspector)
 {
-    const bool light = detail == LookupDetail::Light;
     QList<CandidateVerdict> verdicts;
     verdicts.reserve(candidates.size());
-    // One id per candidate, shared by its sighting in every queue (a mass recovery holds them).
-    QStringList jobIds;
-    jobIds.reserve(candidates.size());
-    for (Candidate &c : candidates) {
-        jobIds << domain.currentJobId(c.id, c.type);
+    for (Candidate &c : candidates)
         verdicts.append(CandidateVerdict{std::move(c), Verdict::Unknown, {}, {}, false});
-        // Exactly one sighting per queue at most: no growth slack in a list held per candidate.
-        verdicts.last().evidence.reserve(domain.queues.size());
-    }
-    candidates = {}; // each verdict holds its candidate now: the list given in is let go
-    // The few distinct states and names a queue answers, held once rather than once per job.
-    QSet<QString> words;
-    auto shared = [&words](QString &s) {
-        if (s.isEmpty())
-            return;
-        const auto it = words.constFind(s);
-        if (it != words.constEnd())
-            s = *it;
-        else if (words.size() < 256)
-            words.insert(s);
-    };
+    candidates = {};
+    SharedWords words;
 
     // Queue by queue: a candidate found runnable in one queue is not looked up in the next.
     for (const QString &queue : domain.queues) {
@@ -82,41 +93,17 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, QList<Candida
         }
         if (pending.isEmpty())
             break;
-        // In slices: the requests, the replies and (when light) the payloads of one slice are
-        // held at a time, not those of every candidate of a lost Redis at once.
         for (qsizetype at = 0; at < pending.size(); at += kLookupSlice) {
             const qsizetype end = qMin(pending.size(), at + kLookupSlice);
             QList<JobRef> refs;
             refs.reserve(end - at);
-            for (qsizetype k = at; k < end; ++k)
-                refs << JobRef{domain.keyPrefix, queue, jobIds.at(pending.at(k))};
-            const auto results = inspector.probe(refs);
-            for (qsizetype k = 0; k < refs.size(); ++k) {
-                Sighting s;
-                if (k < results.size() && results.at(k)) {
-                    s = *results.at(k);
-                } else {
-                    s.error = k < results.size()
-                                  ? results.at(k).error().describe()
-                                  : QStringLiteral("the queue inspector returned too few results");
-                }
-                s.queue = queue;
-                s.jobId = refs.at(k).jobId;
-                s.how = FoundBy::Direct;
-                shared(s.state);
-                shared(s.name);
-                CandidateVerdict &v = verdicts[pending.at(at + k)];
-                if (light && (s.runnable() || s.heldByWorker())) {
-                    // Healthy: nothing will be done to it, its payload and row are not kept.
-                    s.data = QByteArray();
-                    v.candidate.rowJson = QByteArray();
-                } else if (light && !s.error && s.state == QLatin1String("list-unresolved")) {
-                    // Almost always a healthy job deep in a long list; its payload is not kept
-                    // while the lists are read (the verdict does not depend on it).
-                    s.data = QByteArray();
-                }
-                v.evidence << std::move(s);
+            for (qsizetype k = at; k < end; ++k) {
+                const Candidate &c = verdicts.at(pending.at(k)).candidate;
+                refs << JobRef{domain.keyPrefix, queue, domain.currentJobId(c.id, c.type)};
             }
+            QList<Sighting> seen = probeSlice(refs, queue, inspector, words);
+            for (qsizetype k = 0; k < seen.size(); ++k)
+                verdicts[pending.at(at + k)].evidence << std::move(seen[k]);
         }
         QList<Sighting *> longLists;
         for (const qsizetype i : std::as_const(pending))
@@ -126,9 +113,7 @@ QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, QList<Candida
         resolveLongLists(domain.keyPrefix, longLists, inspector);
     }
     for (CandidateVerdict &v : verdicts)
-        settle(v);
-    if (light)
-        releaseScheduledDetails(verdicts);
+        settleLookups(v);
     return verdicts;
 }
 

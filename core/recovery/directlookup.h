@@ -5,27 +5,42 @@
 #include "domain/verdict.h"
 #include "ports/queueinspector.h"
 
+#include <QSet>
+
 namespace reclaim {
 
-// How much of what a lookup reads is kept. Full: everything, for a few candidates an operator
-// looks at. Light: for a whole run, where half of a lost Redis's candidates can be healthy jobs:
-// a SCHEDULED candidate's payload and row JSON are let go as soon as its slice is read (see
-// releaseScheduledDetails), and so is the payload of a job found deep in a long list. The
-// verdicts are the same either way.
-enum class LookupDetail
+// Candidates looked up per probe() call: a whole number of probe round trips, and the requests
+// and replies of one slice are all a lookup holds of them at a time.
+inline constexpr qsizetype kLookupSlice = 5000;
+
+// The few distinct states and names a queue answers, held once rather than once per job.
+class SharedWords
 {
-    Full,
-    Light
+public:
+    void share(QString &s);
+
+private:
+    QSet<QString> m_words;
 };
 
-// Returns one CandidateVerdict per candidate, in order, with its direct-lookup evidence and a
-// provisional verdict: Scheduled (runnable somewhere), Unknown (a lookup failed) or Absent
-// (every lookup succeeded and found nothing runnable — still subject to the scan).
-// The candidates are taken by value: a run moves its whole list in, and it is let go as soon as
-// the verdicts hold them.
+// Looks `refs` (one queue's, one slice) up in one probe() call: one Sighting per ref, in order,
+// with its queue, job id and FoundBy::Direct set, and the inspector's failure (or a missing
+// answer) as that sighting's error, never as "missing".
+QList<Sighting> probeSlice(const QList<JobRef> &refs, const QString &queue,
+                           QueueInspector &inspector, SharedWords &words);
+
+// Runnable somewhere, or held by a worker's live lock: Scheduled. A failed lookup, or an answer
+// that is neither runnable nor one of the few that mean "not runnable": Unknown. Only a
+// candidate every lookup saw and every answer said is not runnable is Absent.
+void settleLookups(CandidateVerdict &v);
+
+// Returns one CandidateVerdict per candidate, in order, with its direct-lookup evidence (all of
+// it: payloads and row JSON included) and a provisional verdict: Scheduled (runnable somewhere),
+// Unknown (a lookup failed) or Absent (every lookup succeeded and found nothing runnable — still
+// subject to the scan). For a few candidates: an approval's re-check, the re-check after the
+// scan; a whole run uses lookUpIntoReport() (runlookup.h), which keeps less.
 QList<CandidateVerdict> lookUpDirectly(const DomainConfig &domain, QList<Candidate> candidates,
-                                       QueueInspector &inspector,
-                                       LookupDetail detail = LookupDetail::Full);
+                                       QueueInspector &inspector);
 
 // Settles each "list-unresolved" sighting (its job sits further from a list's tail than the probe
 // walks) by reading the queue's lists once (wait and paused before active, so a job moving from

@@ -9,6 +9,7 @@
 #include "recovery/heldsync.h"
 #include "recovery/leasedinspector.h"
 #include "recovery/planner.h"
+#include "recovery/runlookup.h"
 #include "recovery/scheduledlisting.h"
 
 #include <QElapsedTimer>
@@ -150,9 +151,8 @@ RunReport RecoveryRun::run(const RunRequest &request)
     for (qsizetype i = 0; i < m_config.domains.size(); ++i) {
         report(request, QStringLiteral("lookup"), static_cast<int>(i),
                static_cast<int>(m_config.domains.size()));
-        rep.domains[i].candidates = lookUpDirectly(m_config.domains.at(i), std::move(candidates[i]),
-                                                   inspector, LookupDetail::Light);
-        listScheduledUpTo(rep.domains[i], m_config.run.scheduledListed);
+        lookUpIntoReport(rep.domains[i], m_config.domains.at(i), std::move(candidates[i]),
+                         inspector, m_config.run.scheduledListed);
     }
     rep.phases.lookupMs = lap(phase);
 

@@ -2,6 +2,7 @@
 // lookup is UNKNOWN (never "missing"), a domain's queues are tried in order until one has the
 // job runnable, and lists too long for the probe are read once, wait before active.
 #include "recovery/directlookup.h"
+#include "recovery/runlookup.h"
 #include "support/fakes.h"
 #include "testprint.h"
 
@@ -213,9 +214,10 @@ private slots:
 
     // A lost Redis: tens of thousands of candidates. They are probed in slices (the requests
     // and replies of one slice held at a time), each queue's long lists are still read once,
-    // after every probe of that queue, and a light lookup reaches the same verdicts as a full
-    // one while keeping payloads and row JSON only where an operator may act.
-    void aLargeLookupGoesInSlicesAndALightOneKeepsOnlyWhatMatters()
+    // after every probe of that queue, and a run's lookup (lookUpIntoReport) asks the queue the
+    // same questions in the same order and reaches the same verdicts as the full one, keeping
+    // payloads and row JSON only where an operator may act.
+    void aRunsLookupAsksTheSameAndReachesTheSameVerdicts()
     {
         const ReclaimConfig config = fakeConfig();
         const int n = 12001;
@@ -238,11 +240,12 @@ private slots:
         CallLog fullLog;
         FakeQueue fullQueue(&fullLog);
         world(fullQueue);
-        const auto full = lookUpDirectly(video(config), many, fullQueue, LookupDetail::Full);
-        CallLog lightLog;
-        FakeQueue lightQueue(&lightLog);
-        world(lightQueue);
-        const auto light = lookUpDirectly(video(config), many, lightQueue, LookupDetail::Light);
+        const auto full = lookUpDirectly(video(config), many, fullQueue);
+        CallLog runLog;
+        FakeQueue runQueue(&runLog);
+        world(runQueue);
+        DomainReport run;
+        lookUpIntoReport(run, video(config), many, runQueue, n);
 
         // The odd ones (not waiting) go on to the second queue; the even ones do not.
         const CallLog expected{QStringLiteral("queue:probe:5000"),
@@ -254,28 +257,111 @@ private slots:
                                QStringLiteral("queue:probe:5000"),
                                QStringLiteral("queue:probe:1000")};
         QCOMPARE(fullLog, expected);
-        QCOMPARE(lightLog, expected);
+        QCOMPARE(runLog, expected);
         QCOMPARE(full.size(), n);
-        QCOMPARE(light.size(), n);
+        QCOMPARE(run.candidates.size(), n);
+        QVERIFY(run.unlistedScheduled.isEmpty());
         for (int i = 0; i < n; ++i) {
-            QCOMPARE(light.at(i).verdict, full.at(i).verdict);
-            QCOMPARE(light.at(i).candidate.id, many.at(i).id);
-            QCOMPARE(light.at(i).evidence.size(), full.at(i).evidence.size());
+            const CandidateVerdict &r = run.candidates.at(i);
+            QCOMPARE(r.verdict, full.at(i).verdict);
+            QCOMPARE(r.candidate.id, many.at(i).id);
+            QCOMPARE(r.candidate.updatedAtText, many.at(i).updatedAtText);
+            QCOMPARE(r.unknownReason, full.at(i).unknownReason);
+            QCOMPARE(r.evidence.size(), full.at(i).evidence.size());
+            for (qsizetype k = 0; k < r.evidence.size(); ++k) {
+                QCOMPARE(r.evidence.at(k).queue, full.at(i).evidence.at(k).queue);
+                QCOMPARE(r.evidence.at(k).jobId, full.at(i).evidence.at(k).jobId);
+                QCOMPARE(r.evidence.at(k).state, full.at(i).evidence.at(k).state);
+                QCOMPARE(r.evidence.at(k).error, full.at(i).evidence.at(k).error);
+            }
         }
         QCOMPARE(full.at(0).verdict, Verdict::Scheduled);
         QCOMPARE(full.at(0).evidence.first().state, QStringLiteral("waiting"));
         QCOMPARE(full.at(1).verdict, Verdict::Absent);
         QCOMPARE(full.at(3).verdict, Verdict::Unknown);
         QCOMPARE(full.at(5).verdict, Verdict::Absent);
-        // Full keeps everything; light lets a healthy job's payload and row go, and keeps them
+        // Full keeps everything; the run lets a healthy job's payload and row go, and keeps them
         // for the ABSENT retained job and the UNKNOWN one.
         QCOMPARE(full.at(0).evidence.first().data, QByteArray("{\"w\":1}"));
         QCOMPARE(full.at(0).candidate.rowJson, QByteArray("{\"row\":0}"));
-        QVERIFY(light.at(0).evidence.first().data.isEmpty());
-        QVERIFY(light.at(0).candidate.rowJson.isEmpty());
-        QCOMPARE(light.at(1).evidence.first().data, QByteArray("{\"done\":1}"));
-        QCOMPARE(light.at(1).candidate.rowJson, QByteArray("{\"row\":1}"));
-        QCOMPARE(light.at(3).candidate.rowJson, QByteArray("{\"row\":3}"));
+        QVERIFY(run.candidates.at(0).evidence.first().data.isEmpty());
+        QVERIFY(run.candidates.at(0).candidate.rowJson.isEmpty());
+        QCOMPARE(run.candidates.at(1).evidence.first().data, QByteArray("{\"done\":1}"));
+        QCOMPARE(run.candidates.at(1).candidate.rowJson, QByteArray("{\"row\":1}"));
+        QCOMPARE(run.candidates.at(3).candidate.rowJson, QByteArray("{\"row\":3}"));
+    }
+
+    // Beyond the listed ones a run's lookup keeps a healthy candidate's row id only, whether its
+    // job was found by the probe or only once the long lists were read; every ABSENT and UNKNOWN
+    // one is kept, in the order read, and the lists are still read once.
+    void aRunsLookupCountsHealthyCandidatesBeyondTheListed()
+    {
+        const ReclaimConfig config = fakeConfig();
+        QList<Candidate> rows;
+        for (int i = 0; i < 10; ++i)
+            rows << candidate(QStringLiteral("vj_%1").arg(i));
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.listsTooLong = true;
+        // vj_0..vj_5 wait (found by reading the lists), vj_6 is delayed (found by the probe),
+        // vj_7 is missing everywhere, vj_8 cannot be looked up, vj_9 is a job in no list.
+        for (int i = 0; i < 6; ++i)
+            queue.put(QStringLiteral("video-generation"),
+                      QStringLiteral("video-compose-vj_%1").arg(i), QStringLiteral("waiting"),
+                      QByteArrayLiteral("{}"));
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_6"),
+                  QStringLiteral("delayed"), QByteArrayLiteral("{}"));
+        queue.failProbeOfJobId = QStringLiteral("video-compose-vj_8");
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_9"),
+                  QStringLiteral("stray"), QByteArrayLiteral("{}"));
+        DomainReport report;
+        lookUpIntoReport(report, video(config), rows, queue, 2);
+
+        QCOMPARE(report.candidateCount(), 10);
+        QCOMPARE(report.count(Verdict::Scheduled), 7);
+        QCOMPARE(report.count(Verdict::Absent), 2);
+        QCOMPARE(report.count(Verdict::Unknown), 1);
+        QStringList kept;
+        for (const CandidateVerdict &v : report.candidates)
+            kept << v.candidate.id;
+        // vj_6 was found healthy first (by the probe), then vj_0 (by the lists).
+        QCOMPARE(kept, (QStringList{QStringLiteral("vj_0"), QStringLiteral("vj_6"),
+                                    QStringLiteral("vj_7"), QStringLiteral("vj_8"),
+                                    QStringLiteral("vj_9")}));
+        QCOMPARE(
+            report.unlistedScheduled,
+            (QSet<QString>{QStringLiteral("vj_1"), QStringLiteral("vj_2"), QStringLiteral("vj_3"),
+                           QStringLiteral("vj_4"), QStringLiteral("vj_5")}));
+        QCOMPARE(report.candidates.at(0).evidence.first().state, QStringLiteral("waiting"));
+        QCOMPARE(report.candidates.at(4).evidence.first().state, QStringLiteral("stray"));
+        QCOMPARE(log.count(QStringLiteral("queue:list:video-generation:wait")), 1);
+    }
+
+    // A long list that cannot be read to its end: every lookup that waited for it is UNKNOWN
+    // in a run's lookup too, never "stray" (which would read as absent).
+    void aRunsLookupWhoseListCannotBeReadIsUnknown()
+    {
+        const ReclaimConfig config = fakeConfig();
+        CallLog log;
+        FakeQueue queue(&log);
+        queue.listsTooLong = true;
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_1"),
+                  QStringLiteral("waiting"), QByteArrayLiteral("{}"));
+        queue.put(QStringLiteral("video-generation"), QStringLiteral("video-compose-vj_2"),
+                  QStringLiteral("stray"), QByteArrayLiteral("{}"));
+        queue.listError = RedisError{RedisError::Kind::Timeout,
+                                     QStringLiteral("127.0.0.1:6379 did not answer in time")};
+        DomainReport report;
+        lookUpIntoReport(report, video(config),
+                         {candidate(QStringLiteral("vj_1")), candidate(QStringLiteral("vj_2"))},
+                         queue, 0);
+        QCOMPARE(report.candidates.size(), 2);
+        for (const CandidateVerdict &v : report.candidates) {
+            QCOMPARE(v.verdict, Verdict::Unknown);
+            QVERIFY2(v.unknownReason.contains(QStringLiteral("did not answer")),
+                     qPrintable(v.unknownReason));
+        }
+        QVERIFY(report.unlistedScheduled.isEmpty());
     }
 
     void lookupErrorIsUnknown()
