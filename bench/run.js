@@ -3,7 +3,7 @@
 // The benchmark driver (tools/bench starts it inside a private sandbox): builds every workload,
 // runs every measurement side by side, and writes results/latest.{md,json} and the growth plot.
 //
-//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--mass] [--work DIR]
+//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--mass [--only VARIANT[,VARIANT]]] [--work DIR]
 //
 // --mass runs only measurement 8 (mass recovery, bench/mass.js) and writes results/mass.{md,json};
 // the whole benchmark runs it last and writes those beside latest.{md,json}.
@@ -56,6 +56,9 @@ class Bench {
   constructor(args) {
     this.smoke = !!args.smoke;
     this.massOnly = !!args.mass;
+    // --only KEY[,KEY]: only those variants of measurement 8 (for working on one; the report then
+    // holds only them, so it is not the one to commit).
+    this.massVariants = args.only ? args.only.split(',') : null;
     this.size = SIZES[this.smoke ? 'smoke' : 'full'];
     this.build = path.resolve(args['build-dir']);
     this.out = path.resolve(args.out);
@@ -483,6 +486,7 @@ class Bench {
   /** 8. Mass recovery (bench/mass.js): Reclaim against the seed-style peer on the incident. */
   async measureMass() {
     const m = new MassBench(this, log);
+    m.only = this.massVariants;
     try {
       this.results.mass = await m.run();
     } catch (e) {
@@ -637,7 +641,7 @@ function growthOf(r, size) {
 }
 
 async function main() {
-  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', mass: 'bool', work: 'string' });
+  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', mass: 'bool', only: 'string', work: 'string' });
   if (!args['build-dir'] || !args.out) throw new common.UsageError('--build-dir DIR and --out DIR are required');
   const b = new Bench(args);
   if (b.massOnly) {

@@ -96,3 +96,9 @@ struct Action
 };
 
 } // namespace reclaim
+
+// Every member is relocatable: a run's list of 200,000 actions grows by realloc(), not by
+// holding the old array and a new one at once (candidate.h).
+Q_DECLARE_TYPEINFO(reclaim::ParentChange, Q_RELOCATABLE_TYPE);
+Q_DECLARE_TYPEINFO(reclaim::Precondition, Q_RELOCATABLE_TYPE);
+Q_DECLARE_TYPEINFO(reclaim::Action, Q_RELOCATABLE_TYPE);

@@ -32,3 +32,8 @@ enum class RowJson
 };
 
 } // namespace reclaim
+
+// Every member is relocatable, so a list of them is grown by realloc(), which moves a large block
+// by remapping its pages: a list of a million candidates read row by row does not hold its old
+// array and a new one at once each time it grows.
+Q_DECLARE_TYPEINFO(reclaim::Candidate, Q_RELOCATABLE_TYPE);

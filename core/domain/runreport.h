@@ -3,6 +3,7 @@
 
 #include "domain/action.h"
 #include "domain/heldaction.h"
+#include "domain/rowidset.h"
 #include "domain/verdict.h"
 
 #include <QDateTime>
@@ -64,7 +65,7 @@ struct DomainReport
     QList<CandidateVerdict> candidates;
     // The row ids of the SCHEDULED candidates beyond that: counted in count(), not listed. Their
     // jobs are healthy; a held action for one of these rows is settled by its id alone.
-    QSet<QString> unlistedScheduled;
+    RowIdSet unlistedScheduled;
     ScanStats scan;
     // Why none of this domain's actions executed (recovery/blastradiusguard.h); empty: not held.
     QString heldReason;

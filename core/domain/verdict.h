@@ -51,6 +51,13 @@ struct Sighting
     bool heldByWorker() const { return !error && lockTtlMs != -2; }
 };
 
+} // namespace reclaim
+
+// Relocatable, as Candidate is (candidate.h): std::optional<QString> holds its QString in place.
+Q_DECLARE_TYPEINFO(reclaim::Sighting, Q_RELOCATABLE_TYPE);
+
+namespace reclaim {
+
 bool isRunnableState(const QString &state);
 // The answers that say a job is not runnable: no job hash ("missing"), a hash in no structure
 // ("stray"), or retained finished ("completed", "failed"). Every other non-runnable answer (a
@@ -73,3 +80,5 @@ struct CandidateVerdict
 };
 
 } // namespace reclaim
+
+Q_DECLARE_TYPEINFO(reclaim::CandidateVerdict, Q_RELOCATABLE_TYPE);

@@ -11,6 +11,7 @@
 #include "recovery/planner.h"
 #include "recovery/runlookup.h"
 #include "recovery/scheduledlisting.h"
+#include "util/freedmemory.h"
 
 #include <QElapsedTimer>
 
@@ -145,6 +146,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
         candidates << (read ? *read : QList<Candidate>());
         rep.domains << dr;
     }
+    releaseFreedMemory(); // what reading the rows took beyond the rows themselves
     rep.phases.candidatesMs = lap(phase);
 
     // 3. Direct lookups.
@@ -153,6 +155,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
                static_cast<int>(m_config.domains.size()));
         lookUpIntoReport(rep.domains[i], m_config.domains.at(i), std::move(candidates[i]),
                          inspector, m_config.run.scheduledListed);
+        releaseFreedMemory(); // the healthy candidates let go, the long lists read
     }
     rep.phases.lookupMs = lap(phase);
 
@@ -167,6 +170,7 @@ RunReport RecoveryRun::run(const RunRequest &request)
             recheckAbsent(m_config.domains.at(i), rep.domains[i].candidates, inspector);
         releaseScheduledDetails(rep.domains[i].candidates);
         listScheduledUpTo(rep.domains[i], m_config.run.scheduledListed);
+        releaseFreedMemory(); // the scan's pages
     }
     rep.phases.scanMs = lap(phase);
 

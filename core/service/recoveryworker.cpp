@@ -1,15 +1,12 @@
 #include "service/recoveryworker.h"
 
 #include "service/engine.h"
+#include "util/freedmemory.h"
 
 #include <QElapsedTimer>
 #include <QHostInfo>
 #include <QProcessEnvironment>
 #include <QTimer>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace reclaim {
 
@@ -37,17 +34,9 @@ Actor actorOf(const QString &kind)
                  {}};
 }
 
+// Without handing freed pages back, an idle daemon would hold the memory of its biggest run
+// until it exits.
 constexpr std::chrono::milliseconds kReturnMemoryDelay{1000};
-
-// A run allocates tens of megabytes (rows, evidence, scan pages) and frees nearly all of it when
-// it ends, but glibc keeps freed pages mapped in the thread's arena: without handing them back,
-// an idle daemon would hold the memory of its biggest run until it exits.
-void returnFreedMemory()
-{
-#ifdef __GLIBC__
-    malloc_trim(0);
-#endif
-}
 
 } // namespace
 
@@ -107,7 +96,7 @@ void RecoveryWorker::runNow(const QString &trigger, bool dryRun, bool executeAct
     }
     // The receivers (the daemon's log and metrics, the console) drop their copy of the report
     // shortly after; only then is the run's memory all free, so hand it back a moment later.
-    QTimer::singleShot(kReturnMemoryDelay, this, [] { returnFreedMemory(); });
+    QTimer::singleShot(kReturnMemoryDelay, this, [] { releaseFreedMemory(); });
 }
 
 void RecoveryWorker::approve(const Action &action, const Candidate &candidate)

@@ -329,7 +329,7 @@ private slots:
                                     QStringLiteral("vj_7"), QStringLiteral("vj_8"),
                                     QStringLiteral("vj_9")}));
         QCOMPARE(
-            report.unlistedScheduled,
+            report.unlistedScheduled.toSet(),
             (QSet<QString>{QStringLiteral("vj_1"), QStringLiteral("vj_2"), QStringLiteral("vj_3"),
                            QStringLiteral("vj_4"), QStringLiteral("vj_5")}));
         QCOMPARE(report.candidates.at(0).evidence.first().state, QStringLiteral("waiting"));
