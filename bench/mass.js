@@ -41,18 +41,19 @@ const CONTENDERS = ['reclaim', 'reclaim-approve', 'peer-serial', 'peer-64'];
 const SIZES = {
   full: {
     variants: [['requeue', 20000, false], ['requeue', 20000, true], ['fail', 20000, true], ['requeue', 100000, false],
-      ['requeue', 200000, false, 800000, ['reclaim']]],
+      ['requeue', 200000, false, 800000, ['reclaim'], { console: true }]],
     reps: 1,
     verifySample: 200,
   },
-  smoke: { variants: [['requeue', 200, false], ['requeue', 200, true], ['fail', 200, true], ['requeue', 200, false, 800, ['reclaim']]], reps: 1, verifySample: 20 },
+  smoke: { variants: [['requeue', 200, false], ['requeue', 200, true], ['fail', 200, true], ['requeue', 200, false, 800, ['reclaim'], { console: true }]], reps: 1, verifySample: 20 },
 };
-const TARGETS = { vsSerial: 15, vsInFlight: 8, rssMiB: 256, rssLargeMiB: 512, tripsPer1000: 10 };
+const TARGETS = { vsSerial: 15, vsInFlight: 8, rssMiB: 256, rssLargeMiB: 512, tripsPer1000: 10, consoleStallMs: 50, consoleApplyMs: 122.7 };
 
 /** A variant of SIZES as an object, with the key its files and results go under. */
-function variantOf([kind, n, parents, healthy = n, contenders = CONTENDERS]) {
+// `console`: the console is also shown that incident's report (bench/src/consolebench.cpp).
+function variantOf([kind, n, parents, healthy = n, contenders = CONTENDERS, { console = false } = {}]) {
   const key = `${kind}${parents ? '-parents' : ''}-${n}${healthy !== n ? `-of-${n + healthy}` : ''}`;
-  return { key, kind, n, parents, healthy, contenders };
+  return { key, kind, n, parents, healthy, contenders, console };
 }
 
 /** JSON text with object keys sorted: two values are equal iff their canonical texts are. */
@@ -337,6 +338,21 @@ class MassBench {
     return { wallMs: r.wallMs, peakRssKiB: r.peakRssKiB, peer, redisRoundTrips: peer.redis.roundTrips };
   }
 
+  /**
+   * The console shown the incident's dry-run report (every orphan a row): the UI thread's time to
+   * apply it and its longest stall while a run of its own is in flight and shown. Read-only: the
+   * state stays as built.
+   */
+  async console(v, cfg) {
+    await this.freshCopy(false);
+    this.log(`   ${v.key} console: applying the incident's report, stalls while a run is shown`);
+    const env = { RECLAIM_PG_URL: this.b.pgUrl(RUN), RECLAIM_REDIS_URL: this.b.redisUrl(DB.run), QT_QPA_PLATFORM: 'offscreen' };
+    const c = await this.b.bench(['console', '--config', cfg, '--reps', '1', '--idle-ms', this.b.smoke ? '300' : '1000'], env, { timeoutMs: 1800000 });
+    this.log(`   ${v.key} console: ${fmt(c.candidates)} rows, first apply ${fmt(c.firstApplyUiMs.median, 1)} ms on the UI thread ` +
+      `(refresh ${fmt(c.refreshApplyUiMs.median, 1)} ms), longest stall with a run shown ${fmt(c.maxStallWithApplyMs.median, 1)} ms`);
+    return c;
+  }
+
   // ---------------------------------------------------------------- verification
 
   /** Every outcome of one contender; returns a list of problems (empty: verified). */
@@ -560,6 +576,7 @@ class MassBench {
         entry.contenders[name] = e;
       }
       for (const [name, c] of Object.entries(counts)) reps[name].push(c);
+      if (v.console) entry.console = await this.console(v, cfg);
       this.results.variants.push(entry);
       byKey.set(v.key, entry);
       const problems = contenders.flatMap((name) => reps[name].flatMap((x) => x.problems.map((p) => `${v.key} ${name}: ${p}`)));
@@ -649,6 +666,15 @@ function massTargets(r) {
         ours.redisRoundTripsPer1000 <= TARGETS.tripsPer1000);
       add('8', `  PostgreSQL round trips per 1,000 actions (${label})`, fmt(ours.pgRoundTripsPer1000, 1), '', null, `≤ ${TARGETS.tripsPer1000}`,
         typeof ours.pgRoundTripsPer1000 === 'number' ? ours.pgRoundTripsPer1000 <= TARGETS.tripsPer1000 : null);
+      if (v.console) {
+        const c = v.console;
+        add('8', `  console: a ${fmt(c.candidates)}-row report applied, UI thread (${label})`, `${fmt(c.firstApplyUiMs.median, 1)} ms`, '', null,
+          `≤ ${TARGETS.consoleApplyMs} ms (20,000 rows before issue 30)`, c.firstApplyUiMs.median <= TARGETS.consoleApplyMs,
+          `the call alone ${fmt(c.firstApplyCallMs.median, 1)} ms; the same rows again ${fmt(c.refreshApplyUiMs.median, 1)} ms; rows built off the UI thread in ${fmt(c.rowsBuildOffUiMs.median, 1)} ms`);
+        add('8', `  console: longest UI-thread stall while its own run is in flight and shown (${label})`, `${fmt(c.maxStallWithApplyMs.median, 1)} ms`, '', null,
+          `≤ ${TARGETS.consoleStallMs} ms`, c.maxStallWithApplyMs.median <= TARGETS.consoleStallMs,
+          `before the report arrived ${fmt(c.maxStallDuringRunMs.median, 1)} ms; a 5 ms timer alone on the machine ${fmt(c.idleProbe.maxStallMs, 1)} ms`);
+      }
       continue;
     }
     add('8', `mass recovery (${label}): rows recovered/s vs the peer one job at a time`, fmt(ours.rowsPerSecond), `${fmt(s.rowsPerSecond)}/s`,

@@ -44,21 +44,78 @@ std::unique_ptr<MainWindow> newWindow(ui::Settings &settings, const QString &con
     return w;
 }
 
+// A report shaped like a lost Redis's (issue 30): `orphans` QUEUED rows two hours old whose jobs
+// are missing, each with its requeue planned, and `listed` healthy ones. For profiling the apply
+// without servers (--synthetic N); the measurements on record use a real run's report.
+RunReport syntheticReport(int orphans, int listed)
+{
+    RunReport report;
+    report.outcome = RunReport::Outcome::Completed;
+    report.finishedAt = QDateTime::currentDateTimeUtc();
+    report.startedAt = report.finishedAt.addSecs(-30);
+    DomainReport domain;
+    domain.name = QStringLiteral("incident");
+    const QDateTime updated = report.finishedAt.addSecs(-7200);
+    for (int i = 0; i < orphans + listed; ++i) {
+        const bool orphan = i < orphans;
+        CandidateVerdict c;
+        c.candidate.domain = domain.name;
+        c.candidate.id =
+            QStringLiteral("%1%2").arg(orphan ? u'o' : u'h').arg(i, 7, 10, QChar(u'0'));
+        c.candidate.type = QStringLiteral("render");
+        c.candidate.status = QStringLiteral("QUEUED");
+        c.candidate.updatedAt = updated.addSecs(-(i % 600));
+        c.candidate.updatedAtText = c.candidate.updatedAt.toString(Qt::ISODateWithMs);
+        c.candidate.rowJson = QByteArrayLiteral("{\"id\":\"") + c.candidate.id.toUtf8() +
+                              QByteArrayLiteral("\",\"status\":\"QUEUED\"}");
+        c.verdict = orphan ? Verdict::Absent : Verdict::Scheduled;
+        Sighting s;
+        s.queue = QStringLiteral("incident");
+        s.jobId = QStringLiteral("incident-") + c.candidate.id;
+        s.state = orphan ? QStringLiteral("missing") : QStringLiteral("waiting");
+        c.evidence << s;
+        if (orphan) {
+            Action a;
+            a.id = domain.name + u'/' + c.candidate.id;
+            a.domain = domain.name;
+            a.rowId = c.candidate.id;
+            a.jobType = c.candidate.type;
+            a.kind = ActionKind::Requeue;
+            a.reason =
+                QStringLiteral("no job in any queue; the input is rebuilt by the restore query");
+            a.precondition = {c.candidate.status, c.candidate.updatedAtText, 7};
+            a.queue = s.queue;
+            a.jobId = s.jobId;
+            a.jobName = QStringLiteral("render");
+            a.payload = QByteArrayLiteral("{\"frame\":12,\"source\":\"s3://bucket/x.mov\"}");
+            report.actions << a;
+        }
+        domain.candidates << c;
+    }
+    report.domains << domain;
+    return report;
+}
+
 } // namespace
 
 int runConsoleBench(const Args &args)
 {
-    const QString configPath = args.value(QStringLiteral("config"));
-    auto config = loadConfig(configPath);
-    if (!config)
-        return fail(config.error());
     const int reps = qMax(1, args.number(QStringLiteral("reps"), 3));
     QTemporaryDir dir;
     ui::Settings settings(dir.filePath(QStringLiteral("console.ini")));
+    const int synthetic = args.number(QStringLiteral("synthetic"), 0);
+    const QString configPath = args.value(QStringLiteral("config"));
+    std::optional<ReclaimConfig> config;
+    if (synthetic <= 0) {
+        auto loaded = loadConfig(configPath);
+        if (!loaded)
+            return fail(loaded.error());
+        config = *loaded;
+    }
 
     // A real report of the workload, produced off the clock.
-    RunReport report;
-    {
+    RunReport report = synthetic > 0 ? syntheticReport(synthetic, 1000) : RunReport{};
+    if (synthetic <= 0) {
         Engine engine(*config);
         RunRequest request;
         request.trigger = QStringLiteral("console");
@@ -100,6 +157,18 @@ int runConsoleBench(const Args &args)
             return fail(QStringLiteral("the candidate table shows %1 rows, the report has %2")
                             .arg(window->candidateModel()->rowCount())
                             .arg(candidates));
+    }
+
+    if (synthetic > 0) {
+        printJson({{QStringLiteral("measure"), QStringLiteral("console")},
+                   {QStringLiteral("synthetic"), true},
+                   {QStringLiteral("candidates"), candidates},
+                   {QStringLiteral("rowsBuildOffUiMs"), summarize(rowsBuild)},
+                   {QStringLiteral("firstApplyCallMs"), summarize(firstCall)},
+                   {QStringLiteral("firstApplyUiMs"), summarize(firstTotal)},
+                   {QStringLiteral("refreshApplyCallMs"), summarize(refreshCall)},
+                   {QStringLiteral("refreshApplyUiMs"), summarize(refreshTotal)}});
+        return 0;
     }
 
     // B. Stalls: the probe alone first (what the loaded machine does to a 5 ms timer), then a
