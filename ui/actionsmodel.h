@@ -6,6 +6,7 @@
 #pragma once
 
 #include "domain/runreport.h"
+#include "plannedactions.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -46,6 +47,10 @@ public:
     void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
     bool readOnly() const { return m_readOnly; }
     void setReport(const RunReport &report);
+    // The same with the run's actions already copied (CandidateRows::actions, off the UI
+    // thread): into an empty table, or over the same actions planned again, nothing is copied
+    // here but pointers.
+    void setPlan(const PlannedActions &plan, const QDateTime &finishedAt);
     void updateAction(const Action &action);
     void setApproving(const QString &key, bool approving);
     // A rejection of the action, or the undo of one, is on its way to the database; its answer
@@ -74,12 +79,14 @@ public:
 private:
     struct Entry
     {
-        Action action;
+        std::shared_ptr<const Action> action; // never null; replaced, never written through
         QDateTime plannedAt;
         bool approving = false;
         bool recording = false;
     };
     void rebuildIndex();
+    // Whether every row is a pending action and the plan lists the same ids in the same order.
+    bool samePendingRows(const PlannedActions &plan) const;
     void emitRowChanged(int row);
 
     QList<Entry> m_entries;

@@ -1,5 +1,6 @@
-// Filters the candidate table by text, verdict and domain, and sorts it worst first (UNKNOWN,
-// ABSENT, SCHEDULED; oldest first within a verdict) unless the operator picks another column.
+// Filters the candidate table by text, verdict and domain. It does not sort: the model keeps its
+// rows in order (worst first unless the operator picks another column), so that a report's rows
+// can be put in order off the UI thread; a view's sort is handed to the model.
 #pragma once
 
 #include "domain/verdict.h"
@@ -22,16 +23,17 @@ public:
     void setDomain(const QString &domain); // empty: every domain
     QString domain() const { return m_domain; }
 
-    // Filters and sorts by reading the model's rows directly when it is a CandidateTableModel.
+    // Filters by reading the model's rows directly when it is a CandidateTableModel.
     void setSourceModel(QAbstractItemModel *model) override;
+    // Sorts the CandidateTableModel (any other source: as QSortFilterProxyModel does).
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
-    const CandidateTableModel *m_rows = nullptr; // the source model, when it is the candidates
-    QString m_text;                              // lower-cased
+    CandidateTableModel *m_rows = nullptr; // the source model, when it is the candidates
+    QString m_text;                        // lower-cased
     unsigned m_verdicts = 0b111;
     QString m_domain;
 };

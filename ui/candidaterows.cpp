@@ -33,6 +33,11 @@ std::shared_ptr<const RunReport> withDomainsFilledIn(const RunReport &report)
 
 } // namespace
 
+QString typeTextOf(const Candidate &c)
+{
+    return c.type.isEmpty() ? QStringLiteral("-") : c.type;
+}
+
 QString CandidateRow::plannedTextOf(const CandidateRow &row)
 {
     if (!row.action) {
@@ -82,34 +87,94 @@ QString CandidateRow::searchText() const
         .toLower();
 }
 
-CandidateRows buildCandidateRows(const RunReport &report)
+qint64 ageSecondsOf(const CandidateRow &row, std::optional<qint64> nowSecs)
+{
+    return row.updatedAtSecs && nowSecs ? *nowSecs - *row.updatedAtSecs : -1;
+}
+
+int compareCandidateRows(const CandidateRow &a, const CandidateRow &b, int column,
+                         std::optional<qint64> nowSecs)
+{
+    const Candidate &ca = a.verdict->candidate;
+    const Candidate &cb = b.verdict->candidate;
+    switch (column) {
+    case VerdictColumn:
+        return verdictSeverity(a.verdict->verdict) - verdictSeverity(b.verdict->verdict);
+    case DomainColumn:
+        return ca.domain.compare(cb.domain);
+    case IdColumn:
+        return ca.id.compare(cb.id);
+    case TypeColumn:
+        return typeTextOf(ca).compare(typeTextOf(cb));
+    case StatusColumn:
+        return ca.status.compare(cb.status);
+    case AgeColumn: {
+        const qint64 x = ageSecondsOf(a, nowSecs);
+        const qint64 y = ageSecondsOf(b, nowSecs);
+        return x < y ? -1 : (x > y ? 1 : 0);
+    }
+    case EvidenceColumn:
+        return a.summary().compare(b.summary());
+    case ActionColumn:
+        return a.planned.compare(b.planned);
+    default:
+        return 0;
+    }
+}
+
+bool candidateRowBefore(const CandidateRow &a, const CandidateRow &b, CandidateOrder order,
+                        std::optional<qint64> nowSecs)
+{
+    if (const int c = compareCandidateRows(a, b, order.column, nowSecs); c != 0)
+        return order.order == Qt::AscendingOrder ? c < 0 : c > 0;
+    // Ties, whichever way the column goes: the oldest first, then by key, so the order is total
+    // and the same across refreshes.
+    const qint64 x = ageSecondsOf(a, nowSecs);
+    const qint64 y = ageSecondsOf(b, nowSecs);
+    if (x != y)
+        return x > y;
+    return a.key < b.key;
+}
+
+void sortCandidateRows(CandidateRows &rows, CandidateOrder order)
+{
+    const std::optional<qint64> nowSecs =
+        rows.now.isValid() ? std::optional(rows.now.toSecsSinceEpoch()) : std::nullopt;
+    std::sort(rows.rows.begin(), rows.rows.end(),
+              [&](const CandidateRow &a, const CandidateRow &b) {
+                  return candidateRowBefore(a, b, order, nowSecs);
+              });
+    rows.order = order;
+    rows.index.clear();
+    rows.index.reserve(rows.rows.size());
+    for (qsizetype i = 0; i < rows.rows.size(); ++i)
+        rows.index.insert(rows.rows.at(i).key, static_cast<int>(i));
+}
+
+CandidateRows buildCandidateRows(const RunReport &report, CandidateOrder order)
 {
     CandidateRows out;
     out.report = withDomainsFilledIn(report);
     out.now = report.finishedAt.isValid() ? report.finishedAt : QDateTime::currentDateTimeUtc();
+    out.actions = planActions(report);
 
-    QHash<QString, const Action *> actions;
-    actions.reserve(report.actions.size());
-    for (const Action &a : report.actions)
-        actions.insert(a.id, &a);
     qsizetype total = 0;
     for (const DomainReport &d : out.report->domains)
         total += d.candidates.size();
     out.rows.reserve(total);
-    out.index.reserve(total);
     for (const DomainReport &d : out.report->domains) {
         for (const CandidateVerdict &c : d.candidates) {
             CandidateRow &r = out.rows.emplace_back();
             r.verdict = &c;
             r.key = keyOf(c.candidate.domain, c.candidate.id);
-            if (const auto it = actions.constFind(r.key); it != actions.cend())
-                r.action = std::make_shared<const Action>(**it);
+            if (const int at = out.actions.index.value(r.key, -1); at >= 0)
+                r.action = out.actions.list.at(at);
             if (c.candidate.updatedAt.isValid())
                 r.updatedAtSecs = c.candidate.updatedAt.toSecsSinceEpoch();
             r.refreshPlanned();
-            out.index.insert(r.key, static_cast<int>(out.rows.size() - 1));
         }
     }
+    sortCandidateRows(out, order);
     return out;
 }
 

@@ -1,10 +1,11 @@
 // The candidate table's rows built from a run's report: each points at its candidate in the
 // report and carries what the table sorts by. Building them is pure and touches no widget or
-// model, so it can run on any thread: the console builds them on the recovery thread, and the UI
-// thread only swaps them in.
+// model, so it can run on any thread: the console builds them, in the order the table shows, on
+// the recovery thread, and the UI thread only swaps them in.
 #pragma once
 
 #include "domain/runreport.h"
+#include "plannedactions.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -14,6 +15,29 @@
 #include <optional>
 
 namespace reclaim::ui {
+
+// The candidate table's columns (CandidateTableModel::Column).
+enum CandidateColumn
+{
+    VerdictColumn,
+    DomainColumn,
+    IdColumn,
+    TypeColumn,
+    StatusColumn,
+    AgeColumn,
+    ActionColumn,
+    EvidenceColumn, // last: the long one, elided first where the table is narrow
+    ColumnCount
+};
+
+// The order of the table's rows: by one column, then the oldest first, then by key. The default
+// is the worst first: UNKNOWN, ABSENT, SCHEDULED.
+struct CandidateOrder
+{
+    int column = VerdictColumn;
+    Qt::SortOrder order = Qt::AscendingOrder;
+    bool operator==(const CandidateOrder &) const = default;
+};
 
 struct CandidateRow
 {
@@ -54,12 +78,28 @@ private:
 struct CandidateRows
 {
     std::shared_ptr<const RunReport> report; // what every row's `verdict` points into
-    QList<CandidateRow> rows;                // in the report's order: domain by domain
+    QList<CandidateRow> rows;                // in `order`
     QHash<QString, int> index;               // key -> position in `rows`
     QDateTime now; // the report's finishedAt: what every age is measured against
+    CandidateOrder order;
+    // The run's planned actions, which the rows' `action` share (and the actions table takes).
+    PlannedActions actions;
 };
 
-// Builds the rows of every candidate in `report`, each with its planned action.
-CandidateRows buildCandidateRows(const RunReport &report);
+// Builds the rows of every candidate in `report`, each with its planned action, in `order`.
+CandidateRows buildCandidateRows(const RunReport &report, CandidateOrder order = {});
+
+// What the Type column shows for a candidate ("-": the domain has no type column).
+QString typeTextOf(const Candidate &c);
+// Seconds since the row's updatedAt as of `nowSecs` (-1: unknown).
+qint64 ageSecondsOf(const CandidateRow &row, std::optional<qint64> nowSecs);
+// Orders two rows by what `column` shows (<0, 0, >0).
+int compareCandidateRows(const CandidateRow &a, const CandidateRow &b, int column,
+                         std::optional<qint64> nowSecs);
+// Whether `a` comes before `b` in `order`: ties in the column go to the oldest, then the key.
+bool candidateRowBefore(const CandidateRow &a, const CandidateRow &b, CandidateOrder order,
+                        std::optional<qint64> nowSecs);
+// Puts `rows` in `order` and rebuilds their index.
+void sortCandidateRows(CandidateRows &rows, CandidateOrder order);
 
 } // namespace reclaim::ui

@@ -1,5 +1,6 @@
 #include "candidatetablemodel.h"
 
+#include "releaseoffuithread.h"
 #include "verdictstyle.h"
 
 #include <QFont>
@@ -26,11 +27,6 @@ bool sameAction(const std::shared_ptr<const Action> &a, const std::shared_ptr<co
            a->reason == b->reason && a->payload == b->payload &&
            a->precondition.generation == b->precondition.generation &&
            a->precondition.updatedAtText == b->precondition.updatedAtText;
-}
-
-QString typeText(const Candidate &c)
-{
-    return c.type.isEmpty() ? QStringLiteral("-") : c.type;
 }
 
 // The verdict's icon greyed out: the shape still tells the verdict, the grey that it is old.
@@ -95,36 +91,7 @@ QString CandidateTableModel::formatAge(qint64 seconds)
 
 qint64 CandidateTableModel::ageSeconds(const Row &row) const
 {
-    return row.updatedAtSecs && m_nowSecs ? *m_nowSecs - *row.updatedAtSecs : -1;
-}
-
-int CandidateTableModel::compareForSort(const Row &a, const Row &b, int column) const
-{
-    const Candidate &ca = a.verdict->candidate;
-    const Candidate &cb = b.verdict->candidate;
-    switch (column) {
-    case VerdictColumn:
-        return verdictSeverity(a.verdict->verdict) - verdictSeverity(b.verdict->verdict);
-    case DomainColumn:
-        return ca.domain.compare(cb.domain);
-    case IdColumn:
-        return ca.id.compare(cb.id);
-    case TypeColumn:
-        return typeText(ca).compare(typeText(cb));
-    case StatusColumn:
-        return ca.status.compare(cb.status);
-    case AgeColumn: {
-        const qint64 x = ageSeconds(a);
-        const qint64 y = ageSeconds(b);
-        return x < y ? -1 : (x > y ? 1 : 0);
-    }
-    case EvidenceColumn:
-        return a.summary().compare(b.summary());
-    case ActionColumn:
-        return a.planned.compare(b.planned);
-    default:
-        return 0;
-    }
+    return ageSecondsOf(row, m_nowSecs);
 }
 
 QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
@@ -160,7 +127,7 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
         case IdColumn:
             return c.id;
         case TypeColumn:
-            return typeText(c);
+            return typeTextOf(c);
         case StatusColumn:
             return c.status;
         case AgeColumn:
@@ -206,7 +173,7 @@ QVariant CandidateTableModel::data(const QModelIndex &index, int role) const
         case IdColumn:
             return c.id;
         case TypeColumn:
-            return typeText(c);
+            return typeTextOf(c);
         case AgeColumn:
             return QStringLiteral("updatedAt %1, as of the run at %2")
                 .arg(c.updatedAtText, m_now.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
@@ -271,19 +238,71 @@ void CandidateTableModel::setReport(const RunReport &report)
     setRows(buildCandidateRows(report));
 }
 
+void CandidateTableModel::sort(int column, Qt::SortOrder order)
+{
+    const CandidateOrder wanted{column, order};
+    if (column < 0 || column >= ColumnCount || wanted == m_order)
+        return;
+    CandidateRows sorted;
+    sorted.rows = m_rows;
+    sorted.now = m_now;
+    sortCandidateRows(sorted, wanted);
+    m_order = wanted;
+    reorderTo(sorted.rows, sorted.index);
+}
+
+void CandidateTableModel::reorderTo(const QList<CandidateRow> &placed,
+                                    const QHash<QString, int> &placedIndex)
+{
+    // Already in place (a refresh that moved nothing): no layout change for the views to redo.
+    bool same = placed.size() == m_rows.size();
+    for (qsizetype i = 0; same && i < m_rows.size(); ++i)
+        same = m_rows.at(i).key == placed.at(i).key;
+    if (same)
+        return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList from = persistentIndexList();
+    QStringList keys;
+    keys.reserve(from.size());
+    for (const QModelIndex &i : from)
+        keys << m_rows.at(i.row()).key;
+    QList<Row> moved;
+    moved.reserve(placed.size());
+    for (const Row &p : placed)
+        moved.append(std::move(m_rows[m_index.value(p.key)]));
+    m_rows = std::move(moved);
+    m_index = placedIndex;
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (qsizetype i = 0; i < from.size(); ++i)
+        to << index(m_index.value(keys.at(i)), from.at(i).column());
+    changePersistentIndexList(from, to);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
 void CandidateTableModel::setRows(CandidateRows incoming)
 {
+    if (incoming.order != m_order)
+        sortCandidateRows(incoming, m_order); // built before the operator picked another column
     const std::optional<qint64> previousNow = m_nowSecs;
     m_now = incoming.now;
     m_nowSecs = m_now.isValid() ? std::optional(m_now.toSecsSinceEpoch()) : std::nullopt;
 
     MergeStats stats;
+    // The same rows in the same order (a refresh during an incident sees the same orphans again):
+    // row i is row i, so no row needs to be looked up by key, which at 200,000 rows is most of
+    // what a merge costs.
+    bool sameKeys = incoming.rows.size() == m_rows.size();
+    for (qsizetype i = 0; sameKeys && i < m_rows.size(); ++i)
+        sameKeys = m_rows.at(i).key == incoming.rows.at(i).key;
     QList<int> gone;
-    for (qsizetype i = 0; i < m_rows.size(); ++i)
-        if (!incoming.index.contains(m_rows.at(i).key))
-            gone << static_cast<int>(i);
-    for (auto it = incoming.index.cbegin(); it != incoming.index.cend(); ++it)
-        stats.inserted += m_index.contains(it.key()) ? 0 : 1;
+    if (!sameKeys) {
+        for (qsizetype i = 0; i < m_rows.size(); ++i)
+            if (!incoming.index.contains(m_rows.at(i).key))
+                gone << static_cast<int>(i);
+        for (auto it = incoming.index.cbegin(); it != incoming.index.cend(); ++it)
+            stats.inserted += m_index.contains(it.key()) ? 0 : 1;
+    }
     stats.removed = static_cast<int>(gone.size());
 
     // When most rows came or went, one reset is cheaper for the views than thousands of
@@ -305,9 +324,9 @@ void CandidateTableModel::setRows(CandidateRows incoming)
             }
         }
         beginResetModel();
-        m_report = std::move(incoming.report);
-        m_rows = std::move(incoming.rows);
-        m_index = std::move(incoming.index);
+        releaseOffUiThread(std::exchange(m_report, std::move(incoming.report)));
+        releaseOffUiThread(std::exchange(m_rows, std::move(incoming.rows)));
+        releaseOffUiThread(std::exchange(m_index, std::move(incoming.index)));
         endResetModel();
         stats.reset = true;
         m_lastMerge = stats;
@@ -333,7 +352,7 @@ void CandidateTableModel::setRows(CandidateRows incoming)
     int rangeStart = -1;
     for (qsizetype i = 0; i < m_rows.size(); ++i) {
         Row &old = m_rows[i];
-        const Row &fresh = incoming.rows.at(incoming.index.value(old.key));
+        const Row &fresh = incoming.rows.at(sameKeys ? i : incoming.index.value(old.key));
         if (sameForDisplay(old, fresh)) {
             old.verdict = fresh.verdict;
             old.action = fresh.action;
@@ -360,7 +379,7 @@ void CandidateTableModel::setRows(CandidateRows incoming)
         emit dataChanged(index(0, AgeColumn),
                          index(static_cast<int>(m_rows.size()) - 1, AgeColumn));
 
-    // Append the new rows in one go.
+    // Append the new rows in one go, then move every row to where the new order puts it.
     if (stats.inserted > 0) {
         const int first = static_cast<int>(m_rows.size());
         beginInsertRows({}, first, first + stats.inserted - 1);
@@ -370,7 +389,12 @@ void CandidateTableModel::setRows(CandidateRows incoming)
         rebuildIndex();
         endInsertRows();
     }
-    m_report = std::move(incoming.report);
+    if (sameKeys)
+        m_index = std::move(incoming.index); // the same keys at the same positions
+    else
+        reorderTo(incoming.rows, incoming.index);
+    releaseOffUiThread(std::exchange(m_report, std::move(incoming.report)));
+    releaseOffUiThread(std::move(incoming)); // what the rows replaced, freed off this thread
     m_lastMerge = stats;
 }
 

@@ -15,23 +15,13 @@ class CandidateTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column
-    {
-        VerdictColumn,
-        DomainColumn,
-        IdColumn,
-        TypeColumn,
-        StatusColumn,
-        AgeColumn,
-        ActionColumn,
-        EvidenceColumn, // last: the long one, elided first where the table is narrow
-        ColumnCount
-    };
+    using Column = CandidateColumn;
+    using enum CandidateColumn;
     enum Role
     {
         KeyRole = Qt::UserRole + 1, // "<domain>/<row id>", the same as the planned Action's id
         VerdictRole,                // int(Verdict)
-        SortRole,                   // what the proxy sorts by, per column
+        SortRole,                   // what a column sorts by
         DomainRole,
         SearchTextRole, // the row's text, lower-cased (the filter searches the fields in place)
         AgeSecondsRole,
@@ -57,12 +47,18 @@ public:
                         int role = Qt::DisplayRole) const override;
 
     // Merges a run's candidates and planned actions: rows are updated in place (one dataChanged
-    // per contiguous range), only vanished rows are removed and only new ones appended; the
-    // model is reset only when it was empty or when most rows came or went.
+    // per contiguous range), only vanished rows are removed and new ones inserted, and the rows
+    // then take the new order (one layout change); the model is reset only when it was empty or
+    // when most rows came or went.
     void setReport(const RunReport &report);
     // The same with the rows already built (buildCandidateRows, on another thread): a reset only
-    // swaps them in, a merge copies only the rows that changed or are new.
+    // swaps them in, a merge copies only the rows that changed or are new. Rows built in another
+    // order than the model's are sorted first (on this thread: build them in order()).
     void setRows(CandidateRows incoming);
+    // The rows are kept in this order (the candidate table's proxy only filters): a view's sort
+    // lands here, and the console builds each report's rows in it off the UI thread.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    CandidateOrder order() const { return m_order; }
     // The result of an approved (or rejected) action.
     void updateAction(const Action &action);
     void setApproving(const QString &key, bool approving);
@@ -80,15 +76,14 @@ public:
 
     // Seconds since the row's updatedAt as of the last report (-1: unknown).
     qint64 ageSeconds(const Row &row) const;
-    // Orders two rows by what `column` shows (<0, 0, >0), without building a QVariant: the
-    // proxy sorts 20,000 rows with this.
-    int compareForSort(const Row &a, const Row &b, int column) const;
 
     static QString formatAge(qint64 seconds);
 
 private:
     void rebuildIndex();
     void emitRowChanged(int first, int last);
+    // Moves the rows to `order` (a layout change), `placed` holding the keys in that order.
+    void reorderTo(const QList<CandidateRow> &placed, const QHash<QString, int> &placedIndex);
 
     std::shared_ptr<const RunReport> m_report; // what the rows' verdicts point into
     QList<Row> m_rows;
@@ -98,6 +93,7 @@ private:
     MergeStats m_lastMerge;
     bool m_stale = false;
     QString m_staleWhy;
+    CandidateOrder m_order;
 };
 
 } // namespace reclaim::ui

@@ -35,15 +35,18 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
     // answer that arrives after the session is gone.
     connect(worker, &RecoveryWorker::runStarted, this, [this] { emit runStarted(); });
     connect(worker, &RecoveryWorker::progress, this, &ConsoleSession::progress);
-    // Turning a report into the candidate table's rows is the part of showing it that grows with
-    // the candidates (tens of ms at 20,000): do it here, on the recovery thread the report comes
+    // Turning a report into the candidate table's rows, in the table's order, and copying its
+    // planned actions is the part of showing it that grows with the candidates (a second at
+    // 200,000): do it here, on the recovery thread the report comes
     // from (a direct connection), and hand the UI thread report and rows together. Posted from
     // the recovery thread, they stay in order with its other answers; `this` outlives the thread
     // (its destructor joins it) and drops the call if it is already being destroyed.
     connect(
         worker, &RecoveryWorker::runFinished, this,
         [this](const RunReport &report) {
-            CandidateRows rows = buildCandidateRows(report);
+            const int packed = m_candidateOrder.load();
+            CandidateRows rows = buildCandidateRows(
+                report, {packed >> 1, (packed & 1) ? Qt::DescendingOrder : Qt::AscendingOrder});
             QMetaObject::invokeMethod(
                 this,
                 [this, report, rows = std::move(rows)] {
@@ -75,6 +78,11 @@ void ConsoleSession::setConfig(const ReclaimConfig &config)
     });
     m_peekTimer.start();
     peekLock();
+}
+
+void ConsoleSession::setCandidateOrder(CandidateOrder order)
+{
+    m_candidateOrder.store(order.column * 2 + (order.order == Qt::DescendingOrder ? 1 : 0));
 }
 
 bool ConsoleSession::runNow()

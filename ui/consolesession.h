@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QObject>
 #include <QTimer>
+#include <atomic>
 #include <memory>
 
 namespace reclaim::ui {
@@ -38,6 +39,8 @@ public:
 
     // False (and nothing sent) without a configuration or while a run is in flight.
     bool runNow();
+    // The order the candidate table shows: each report's rows are built in it, off the UI thread.
+    void setCandidateOrder(CandidateOrder order);
     // False (and nothing sent) in read-only mode or without a configuration.
     bool approve(const Action &action, const Candidate &candidate);
     // Records the operator's rejection of `action` (or undoes one) on the worker thread. False
@@ -79,6 +82,8 @@ signals:
 
 private:
     Options m_options;
+    // Read by the recovery thread when a run finishes: the column and the order, packed.
+    std::atomic<int> m_candidateOrder{0};
     ReclaimConfig m_config;
     std::unique_ptr<RecoveryThread> m_thread;
     QTimer m_autoTimer;

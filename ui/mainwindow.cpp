@@ -19,6 +19,7 @@
 #include "heldpanel.h"
 #include "jobexplanationhtml.h"
 #include "lockpanel.h"
+#include "releaseoffuithread.h"
 #include "runchart.h"
 #include "runcontrols.h"
 #include "runproblems.h"
@@ -289,6 +290,11 @@ void MainWindow::buildLayout()
     m_left->setChildrenCollapsible(false);
 
     m_candidatesPanel = new CandidatesPanel(m_candidates, m_proxy, central);
+    // Each report's rows are built, off the UI thread, in the order the table shows.
+    connect(m_candidatesPanel->view()->horizontalHeader(), &QHeaderView::sortIndicatorChanged,
+            m_session, [this](int column, Qt::SortOrder order) {
+                m_session->setCandidateOrder({column, order});
+            });
 
     // Right: the candidates across the full width, and below them the selected job's evidence
     // next to the actions to approve, so the evidence is in view when approving.
@@ -517,7 +523,8 @@ void MainWindow::showReport(const RunReport &report, CandidateRows rows)
     m_runControls->setNextRun(m_session->nextRunAt());
     m_runNow->setEnabled(m_session->hasConfig() && !m_session->runInFlight());
     m_lock->setRunInFlight(false);
-    m_chart->addRun(report);
+    const PlannedActions planned = rows.actions; // shared: the rows go to the model below
+    m_chart->addRun(report, planned.index);
 
     std::optional<QDateTime> shownRun;
     if (m_lastCompleted)
@@ -526,8 +533,8 @@ void MainWindow::showReport(const RunReport &report, CandidateRows rows)
     if (report.outcome == RunReport::Outcome::Completed) {
         m_domains->setReport(report);
         m_candidates->setRows(std::move(rows));
-        m_actions->setReport(report);
-        m_lastCompleted = report;
+        m_actions->setPlan(planned, report.finishedAt);
+        releaseOffUiThread(std::exchange(m_lastCompleted, report));
         m_candidatesPanel->setCounts(&*m_lastCompleted);
         m_connection->setDatabaseRead(report.startedAt);
     } else if (report.outcome == RunReport::Outcome::Failed) {

@@ -1,5 +1,6 @@
 #include "runchart.h"
 
+#include "plannedactions.h"
 #include "verdictstyle.h"
 
 #include <QBarCategoryAxis>
@@ -101,6 +102,11 @@ RunChart::RunChart(QWidget *parent)
 
 void RunChart::addRun(const RunReport &report)
 {
+    addRun(report, planActions(report).index);
+}
+
+void RunChart::addRun(const RunReport &report, const QHash<QString, int> &actionIds)
+{
     Point p;
     // Short labels, or Qt elides them in a narrow chart: the minute, and a cross for a run that
     // did not complete (its bars are empty: it saw nothing).
@@ -111,8 +117,8 @@ void RunChart::addRun(const RunReport &report)
     p.absent = report.count(Verdict::Absent);
     p.scheduled = report.count(Verdict::Scheduled);
     p.planned = static_cast<int>(report.actions.size());
+    p.actionIds = actionIds;
     for (const Action &a : report.actions) {
-        p.actionIds.insert(a.id);
         p.applied += a.result == ActionResult::Applied ? 1 : 0;
         p.refused += refused(a.result) ? 1 : 0;
     }

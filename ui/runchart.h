@@ -5,7 +5,7 @@
 
 #include "domain/runreport.h"
 
-#include <QSet>
+#include <QHash>
 #include <QWidget>
 
 class QBarCategoryAxis;
@@ -26,6 +26,8 @@ public:
     explicit RunChart(QWidget *parent = nullptr);
 
     void addRun(const RunReport &report);
+    // The same with the run's actions already indexed (PlannedActions::index, off the UI thread).
+    void addRun(const RunReport &report, const QHash<QString, int> &actionIds);
     // An approved (or rejected) action's result, counted against the run that planned it.
     void recordAction(const Action &action);
     int runCount() const { return static_cast<int>(m_points.size()); }
@@ -46,7 +48,8 @@ private:
         int planned = 0;
         int applied = 0;
         int refused = 0;
-        QSet<QString> actionIds;
+        // Action::id -> position, shared with the tables (PlannedActions): never copied per run.
+        QHash<QString, int> actionIds;
     };
     void rebuild();
     int fittingCount(const QStringList &labels) const;

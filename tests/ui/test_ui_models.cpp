@@ -64,6 +64,8 @@ private slots:
     void mostRowsChangedResets();
     void tenThousandRowsMergeInTwoSignals();
     void rowsBuiltOnAnotherThreadAreSwappedIn();
+    void theModelKeepsTheOrderTheViewAsksFor();
+    void aReplannedRefreshSharesTheActionsInPlace();
     void actionResultUpdatesRow();
     void domainsWorstFirst();
     void unreadableDomainHasNoCounts();
@@ -223,6 +225,19 @@ void TestUiModels::refreshKeepsSelection()
              int(Verdict::Unknown));
 }
 
+namespace {
+// The candidate of `rows` that `model` shows at `row`.
+CandidateVerdict &candidateAt(QList<CandidateVerdict> &rows, const CandidateTableModel &model,
+                              int row)
+{
+    const QString key = model.rowAt(row)->key;
+    for (CandidateVerdict &c : rows)
+        if (c.candidate.domain + u'/' + c.candidate.id == key)
+            return c;
+    qFatal("no candidate for the model's row %d", row);
+}
+} // namespace
+
 void TestUiModels::refreshBatchesChanges()
 {
     CandidateTableModel model;
@@ -230,11 +245,10 @@ void TestUiModels::refreshBatchesChanges()
     QList<CandidateVerdict> rows = manyCandidates(300);
     const QDateTime at(QDate(2024, 5, 1), QTime(12, 0), Qt::UTC);
     model.setReport(syntheticReport(rows, at));
-    // The report lists candidates domain by domain, so the model holds the slide rows (every
-    // third synthetic row) at 0..99. Slide rows 50..99 change: one dataChanged for that range,
-    // nothing else (same clock: the ages did not move).
+    // The model keeps its rows worst first: the candidates at its rows 50..99 change, and that
+    // is one dataChanged for that range, nothing else (same clock: the ages did not move).
     for (int k = 50; k < 100; ++k)
-        rows[3 * k].evidence.first().lockTtlMs = 5000 + k;
+        candidateAt(rows, model, k).evidence.first().lockTtlMs = 5000 + k;
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     model.setReport(syntheticReport(rows, at));
@@ -277,8 +291,8 @@ void TestUiModels::tenThousandRowsMergeInTwoSignals()
     QList<CandidateVerdict> rows = manyCandidates(10000);
     model.setReport(syntheticReport(rows));
     QCOMPARE(proxy.rowCount(), 10000);
-    for (int k = 1000; k < 1100; ++k) // 100 consecutive slide rows (see refreshBatchesChanges)
-        rows[3 * k].evidence.first().lockTtlMs = 1000 + k;
+    for (int k = 1000; k < 1100; ++k) // 100 consecutive rows (see refreshBatchesChanges)
+        candidateAt(rows, model, k).evidence.first().lockTtlMs = 1000 + k;
     rows.removeAt(20);
     rows << syntheticCandidate(u"slide"_s, u"late-arrival"_s, Verdict::Absent);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -323,6 +337,88 @@ void TestUiModels::rowsBuiltOnAnotherThreadAreSwappedIn()
     QCOMPARE(proxy.rowCount(), 90);
     proxy.setText(QStringLiteral("TIMEOUT")); // the UNKNOWN rows' evidence, any case
     QCOMPARE(proxy.rowCount(), 30);
+}
+
+void TestUiModels::theModelKeepsTheOrderTheViewAsksFor()
+{
+    CheckedCandidateTable table;
+    CandidateTableModel &model = table.model;
+    CandidateFilterProxy &proxy = table.proxy;
+    QList<CandidateVerdict> rows = manyCandidates(90);
+    model.setReport(syntheticReport(rows));
+    const auto ids = [&] {
+        QStringList out;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            out << proxy.index(r, CandidateTableModel::IdColumn).data().toString();
+        return out;
+    };
+    const QString key = QStringLiteral("video/row-00004");
+    QPersistentModelIndex held(findKey(&proxy, key));
+    QVERIFY(held.isValid());
+
+    // The view's sort lands in the model (the proxy only filters), and what was selected
+    // follows its row.
+    proxy.sort(CandidateTableModel::IdColumn, Qt::DescendingOrder);
+    QCOMPARE(model.order(), (CandidateOrder{CandidateTableModel::IdColumn, Qt::DescendingOrder}));
+    QStringList expected = ids();
+    std::sort(expected.begin(), expected.end(), std::greater<>());
+    QCOMPARE(ids(), expected);
+    QCOMPARE(held.data(CandidateTableModel::KeyRole).toString(), key);
+
+    // Rows built in another order (the console's worker did not know yet) are put in the
+    // model's; rows built in it are taken as they come.
+    rows << syntheticCandidate(u"video"_s, u"row-99999"_s, Verdict::Absent);
+    model.setRows(buildCandidateRows(syntheticReport(rows)));
+    QCOMPARE(ids().first(), u"row-99999"_s);
+    QCOMPARE(held.data(CandidateTableModel::KeyRole).toString(), key);
+    CandidateRows built = buildCandidateRows(syntheticReport(rows), model.order());
+    QCOMPARE(built.order, model.order());
+    for (qsizetype i = 0; i < built.rows.size(); ++i) {
+        QCOMPARE(built.index.value(built.rows.at(i).key), int(i));
+        QCOMPARE(built.rows.at(i).key, model.rowAt(int(i))->key);
+    }
+
+    // Back to worst first, as a fresh table shows it: the same order as a model never sorted.
+    proxy.sort(CandidateTableModel::VerdictColumn, Qt::AscendingOrder);
+    CandidateTableModel fresh;
+    fresh.setReport(syntheticReport(rows));
+    for (int r = 0; r < fresh.rowCount(); ++r)
+        QCOMPARE(model.rowAt(r)->key, fresh.rowAt(r)->key);
+}
+
+void TestUiModels::aReplannedRefreshSharesTheActionsInPlace()
+{
+    const QList<CandidateVerdict> rows = manyCandidates(90);
+    const CandidateRows first = buildCandidateRows(syntheticReport(rows));
+    QCOMPARE(first.actions.list.size(), 30); // one per ABSENT candidate
+    ActionsModel actions;
+    QAbstractItemModelTester tester(&actions,
+                                    QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QSignalSpy reset(&actions, &QAbstractItemModel::modelReset);
+    QSignalSpy changed(&actions, &QAbstractItemModel::dataChanged);
+    actions.setPlan(first.actions, QDateTime::currentDateTimeUtc());
+    QCOMPARE(reset.count(), 1); // into an empty table: one reset, nothing copied
+    QCOMPARE(actions.rowCount(), 30);
+    // The candidate table's row and the actions table hold the same action, not two copies.
+    for (const CandidateRow &r : first.rows)
+        if (r.action)
+            QCOMPARE(actions.actionFor(r.key), r.action.get());
+
+    // The next run plans the same actions: taken in place, one notification, no reset; a row
+    // whose approval is in flight keeps what it shows.
+    const QString approving = first.actions.list.at(3)->id;
+    actions.setApproving(approving, true);
+    const Action *before = actions.actionFor(approving);
+    const CandidateRows second = buildCandidateRows(syntheticReport(rows));
+    reset.clear();
+    changed.clear();
+    actions.setPlan(second.actions, QDateTime::currentDateTimeUtc());
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(actions.rowCount(), 30);
+    QCOMPARE(actions.actionFor(approving), before);
+    QCOMPARE(actions.actionFor(second.actions.list.at(0)->id), second.actions.list.at(0).get());
+    QCOMPARE(actions.pendingCount(), 30);
 }
 
 void TestUiModels::actionResultUpdatesRow()
