@@ -203,6 +203,7 @@ void ActionsModel::rebuildIndex()
 
 void ActionsModel::emitRowChanged(int row)
 {
+    m_widthSamples.reset();
     emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
@@ -226,6 +227,9 @@ bool ActionsModel::samePendingRows(const PlannedActions &plan) const
 void ActionsModel::setPlan(const PlannedActions &plan, const QDateTime &finishedAt)
 {
     const QDateTime plannedAt = finishedAt.isValid() ? finishedAt : QDateTime::currentDateTimeUtc();
+    // Kept until the next plan, then freed off this thread (the caller's copy is not the last).
+    releaseOffUiThread(std::exchange(m_plan, plan));
+    m_widthSamples.reset();
 
     // Nothing shown yet: the plan goes in whole, with the index built off the UI thread.
     if (m_entries.isEmpty()) {
@@ -319,6 +323,7 @@ void ActionsModel::updateAction(const Action &action)
 {
     const int row = m_index.value(action.id, -1);
     if (row < 0) {
+        m_widthSamples.reset();
         beginInsertRows({}, static_cast<int>(m_entries.size()), static_cast<int>(m_entries.size()));
         m_entries << Entry{std::make_shared<const Action>(action), QDateTime::currentDateTimeUtc()};
         rebuildIndex();
@@ -375,59 +380,81 @@ void ActionsModel::setWholeSeconds(bool wholeSeconds)
                          index(static_cast<int>(m_entries.size()) - 1, PreconditionColumn));
 }
 
+namespace {
+
+// Distinct texts, each with the first row that has it: a linear search, as a column holds a
+// handful (statuses, operators) however many rows it has.
+struct DistinctTexts
+{
+    QStringList texts;
+    QList<int> rows;
+    void see(const QString &text, int row)
+    {
+        if (!texts.contains(text)) {
+            texts << text;
+            rows << row;
+        }
+    }
+};
+
+} // namespace
+
 QList<int> ActionsModel::widthSampleRows(int column) const
 {
+    if (column < 0 || column >= ColumnCount)
+        return {};
+    if (!m_widthSamples)
+        m_widthSamples = findWidthSamples();
+    return (*m_widthSamples)[column];
+}
+
+std::array<QList<int>, ActionsModel::ColumnCount> ActionsModel::findWidthSamples() const
+{
+    // One pass over every row for every column: at 200,000 actions each pass is tens of
+    // milliseconds of the UI thread, and a fit asks for every column, twice.
     constexpr int kLongestIds = 3;
-    QList<int> rows;
+    std::array<QList<int>, ColumnCount> out;
     if (m_entries.isEmpty())
-        return rows;
-    if (column == TimeColumn)
-        return {0}; // one fixed format
-    if (column == JobColumn) {
-        // The longest by character count: the widest, give or take the glyphs.
-        QList<std::pair<qsizetype, int>> longest;
-        for (int row = 0; row < m_entries.size(); ++row) {
-            const qsizetype length = m_entries.at(row).action->id.size();
-            if (longest.size() < kLongestIds || length > longest.last().first) {
-                longest << std::pair{length, row};
-                std::sort(longest.begin(), longest.end(), std::greater<>());
-                if (longest.size() > kLongestIds)
-                    longest.removeLast();
-            }
-        }
-        for (const auto &[length, row] : longest)
-            rows << row;
-        return rows;
-    }
-    // Result, kind and precondition: one row per distinct shape of the text (keys built without
-    // formatting: this runs over every row).
-    QSet<qint64> codes;
-    QSet<QString> texts;
+        return out;
+    out[TimeColumn] = {0}; // one fixed format
+    QList<std::pair<qsizetype, int>> longest;
+    quint64 resultCodes = 0; // bit: result * 4 + approving * 2 + recording
+    quint64 kinds = 0;
+    DistinctTexts rejecters;
+    DistinctTexts statuses;
     for (int row = 0; row < m_entries.size(); ++row) {
         const Entry &e = m_entries.at(row);
         const Action &a = *e.action;
-        bool added = false;
-        if (column == ResultColumn) {
-            const qint64 code = qint64(a.result) * 4 + int(e.approving) * 2 + int(e.recording);
-            if (a.result == ActionResult::Rejected && !a.rejectedBy.isEmpty()) {
-                const QString who = a.rejectedBy.section(u'@', 0, 0);
-                added = !texts.contains(who);
-                texts.insert(who);
-            } else {
-                added = !codes.contains(code);
-                codes.insert(code);
-            }
-        } else if (column == KindColumn) {
-            added = !codes.contains(qint64(a.kind));
-            codes.insert(qint64(a.kind));
-        } else {
-            added = !texts.contains(a.precondition.status);
-            texts.insert(a.precondition.status);
+        // Job: the longest by character count, the widest give or take the glyphs.
+        const qsizetype length = a.id.size();
+        if (longest.size() < kLongestIds || length > longest.last().first) {
+            longest << std::pair{length, row};
+            std::sort(longest.begin(), longest.end(), std::greater<>());
+            if (longest.size() > kLongestIds)
+                longest.removeLast();
         }
-        if (added)
-            rows << row;
+        // Result, kind and precondition: one row per distinct shape of the text (keys built
+        // without formatting).
+        if (a.result == ActionResult::Rejected && !a.rejectedBy.isEmpty()) {
+            rejecters.see(a.rejectedBy.section(u'@', 0, 0), row);
+        } else {
+            const quint64 bit = quint64(1)
+                                << (int(a.result) * 4 + int(e.approving) * 2 + int(e.recording));
+            if (!(resultCodes & bit))
+                out[ResultColumn] << row;
+            resultCodes |= bit;
+        }
+        const quint64 kind = quint64(1) << int(a.kind);
+        if (!(kinds & kind))
+            out[KindColumn] << row;
+        kinds |= kind;
+        statuses.see(a.precondition.status, row);
     }
-    return rows;
+    for (const auto &[length, row] : longest)
+        out[JobColumn] << row;
+    out[ResultColumn] << rejecters.rows;
+    out[PreconditionColumn] = statuses.rows;
+    return out;
 }
 
 const Action *ActionsModel::actionFor(const QString &key) const

@@ -10,6 +10,8 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <array>
+#include <optional>
 
 namespace reclaim::ui {
 
@@ -69,6 +71,7 @@ public:
     // Rows whose cells in `column` between them take every shape that column's text can have
     // (one per distinct result, action kind, status; the longest job ids; the time's one format),
     // so a view can find the column's width without measuring every row.
+    // Found in one pass for every column and kept until the rows change.
     QList<int> widthSampleRows(int column) const;
 
     const Action *actionFor(const QString &key) const;
@@ -85,12 +88,15 @@ private:
         bool recording = false;
     };
     void rebuildIndex();
+    std::array<QList<int>, ColumnCount> findWidthSamples() const;
     // Whether every row is a pending action and the plan lists the same ids in the same order.
     bool samePendingRows(const PlannedActions &plan) const;
     void emitRowChanged(int row);
 
     QList<Entry> m_entries;
     QHash<QString, int> m_index;
+    PlannedActions m_plan; // the latest plan, shared with the tables that show it
+    mutable std::optional<std::array<QList<int>, ColumnCount>> m_widthSamples;
     bool m_readOnly = false;
     QString m_hold;
     bool m_wholeSeconds = false;

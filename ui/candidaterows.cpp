@@ -87,6 +87,22 @@ QString CandidateRow::searchText() const
         .toLower();
 }
 
+quint64 displayHashOf(const CandidateRow &row)
+{
+    const CandidateVerdict &v = *row.verdict;
+    const Candidate &c = v.candidate;
+    size_t h = qHashMulti(0, int(v.verdict), v.unknownReason, v.scanned, row.planned, c.status,
+                          c.updatedAtText, c.type, c.rowJson, v.evidence.size());
+    if (const Action *a = row.action.get())
+        h = qHashMulti(h, int(a->kind), int(a->result), a->resultDetail, a->reason, a->payload,
+                       a->precondition.generation, a->precondition.updatedAtText);
+    for (const Sighting &s : v.evidence)
+        h = qHashMulti(h, s.queue, s.jobId, int(s.how), s.state, s.error.has_value(),
+                       s.error.value_or(QString()), s.lockTtlMs, s.attempts, s.failedReason,
+                       s.processedOn, s.finishedOn);
+    return h == 0 ? 1 : quint64(h);
+}
+
 qint64 ageSecondsOf(const CandidateRow &row, std::optional<qint64> nowSecs)
 {
     return row.updatedAtSecs && nowSecs ? *nowSecs - *row.updatedAtSecs : -1;
@@ -172,6 +188,7 @@ CandidateRows buildCandidateRows(const RunReport &report, CandidateOrder order)
             if (c.candidate.updatedAt.isValid())
                 r.updatedAtSecs = c.candidate.updatedAt.toSecsSinceEpoch();
             r.refreshPlanned();
+            r.displayHash = displayHashOf(r);
         }
     }
     sortCandidateRows(out, order);

@@ -54,6 +54,10 @@ struct CandidateRow
     // updatedAt in whole seconds since the epoch, so ages and the sort never convert a QDateTime
     // (std::nullopt: no valid updatedAt, shown as "-").
     std::optional<qint64> updatedAtSecs;
+    // A 64-bit hash of everything the row shows but its age (displayHashOf), taken where the row
+    // is built, off the UI thread: a refresh compares two numbers per row instead of every field
+    // of two reports. 0: not known (the UI changed the row since), compare the fields.
+    quint64 displayHash = 0;
 
     // The one-line evidence, secrets redacted. Built on first use and kept: the table needs it for
     // the rows on screen, and for every row only once the filter or the evidence sort asks, so
@@ -88,6 +92,10 @@ struct CandidateRows
 
 // Builds the rows of every candidate in `report`, each with its planned action, in `order`.
 CandidateRows buildCandidateRows(const RunReport &report, CandidateOrder order = {});
+
+// The hash of what `row` shows but its age (never 0): the verdict, its evidence and unknown
+// reason, whether a scan ran, the row's status, updatedAt, type and JSON, the planned action.
+quint64 displayHashOf(const CandidateRow &row);
 
 // What the Type column shows for a candidate ("-": the domain has no type column).
 QString typeTextOf(const Candidate &c);

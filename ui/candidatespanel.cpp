@@ -114,10 +114,11 @@ bool CandidatesPanel::select(const QString &key)
 
 void CandidatesPanel::setCounts(const RunReport *report)
 {
+    const VerdictCounts counts = report ? report->counts() : VerdictCounts{};
     for (int i = 0; i < 3; ++i) {
         // Before the first completed run there are no counts, which is not the same as zero.
         const QString n =
-            report ? QString::number(report->count(kVerdicts[i])) : QStringLiteral("\u2014");
+            report ? QString::number(counts.of(kVerdicts[i])) : QStringLiteral("\u2014");
         m_verdictActions[i]->setIconText(
             QStringLiteral("%1 %2").arg(QString::fromLatin1(kWords[i]), n));
     }

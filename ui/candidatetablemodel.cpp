@@ -321,6 +321,7 @@ void CandidateTableModel::setRows(CandidateRows incoming)
                 Row &r = incoming.rows[at];
                 r.approving = true;
                 r.refreshPlanned();
+                r.displayHash = 0;
             }
         }
         beginResetModel();
@@ -353,7 +354,11 @@ void CandidateTableModel::setRows(CandidateRows incoming)
     for (qsizetype i = 0; i < m_rows.size(); ++i) {
         Row &old = m_rows[i];
         const Row &fresh = incoming.rows.at(sameKeys ? i : incoming.index.value(old.key));
-        if (sameForDisplay(old, fresh)) {
+        // Both hashes known: they decide (64 bits; a row the UI changed has none).
+        const bool same = old.displayHash != 0 && fresh.displayHash != 0
+                              ? old.displayHash == fresh.displayHash
+                              : sameForDisplay(old, fresh);
+        if (same) {
             old.verdict = fresh.verdict;
             old.action = fresh.action;
             if (rangeStart >= 0) {
@@ -367,6 +372,7 @@ void CandidateTableModel::setRows(CandidateRows incoming)
         if (approving) {
             old.approving = true;
             old.refreshPlanned();
+            old.displayHash = 0;
         }
         ++stats.changed;
         if (rangeStart < 0)
@@ -389,8 +395,8 @@ void CandidateTableModel::setRows(CandidateRows incoming)
         rebuildIndex();
         endInsertRows();
     }
-    if (sameKeys)
-        m_index = std::move(incoming.index); // the same keys at the same positions
+    if (sameKeys) // the same keys at the same positions
+        releaseOffUiThread(std::exchange(m_index, std::move(incoming.index)));
     else
         reorderTo(incoming.rows, incoming.index);
     releaseOffUiThread(std::exchange(m_report, std::move(incoming.report)));
@@ -407,6 +413,7 @@ void CandidateTableModel::updateAction(const Action &action)
     r.action = std::make_shared<const Action>(action);
     r.approving = false;
     r.refreshPlanned();
+    r.displayHash = 0; // shows what no report built
     emitRowChanged(row, row);
 }
 
@@ -417,6 +424,7 @@ void CandidateTableModel::setApproving(const QString &key, bool approving)
         return;
     m_rows[row].approving = approving;
     m_rows[row].refreshPlanned();
+    m_rows[row].displayHash = 0;
     emitRowChanged(row, row);
 }
 

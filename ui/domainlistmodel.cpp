@@ -143,9 +143,10 @@ void DomainListModel::setReport(const RunReport &report)
     for (const DomainReport &d : report.domains) {
         Entry e;
         e.name = d.name;
-        e.unknown = d.count(Verdict::Unknown);
-        e.absent = d.count(Verdict::Absent);
-        e.scheduled = d.count(Verdict::Scheduled);
+        const VerdictCounts n = d.counts();
+        e.unknown = n.unknown;
+        e.absent = n.absent;
+        e.scheduled = n.scheduled;
         if (d.candidateError)
             e.candidateError = redactSecrets(*d.candidateError);
         if (d.scan.error)

@@ -1,6 +1,7 @@
 #include "runchart.h"
 
 #include "plannedactions.h"
+#include "releaseoffuithread.h"
 #include "verdictstyle.h"
 
 #include <QBarCategoryAxis>
@@ -113,9 +114,10 @@ void RunChart::addRun(const RunReport &report, const QHash<QString, int> &action
     p.label = report.startedAt.toLocalTime().toString(QStringLiteral("HH:mm"));
     if (report.outcome != RunReport::Outcome::Completed)
         p.label += QStringLiteral("\u2715");
-    p.unknown = report.count(Verdict::Unknown);
-    p.absent = report.count(Verdict::Absent);
-    p.scheduled = report.count(Verdict::Scheduled);
+    const VerdictCounts n = report.counts();
+    p.unknown = n.unknown;
+    p.absent = n.absent;
+    p.scheduled = n.scheduled;
     p.planned = static_cast<int>(report.actions.size());
     p.actionIds = actionIds;
     for (const Action &a : report.actions) {
@@ -124,8 +126,8 @@ void RunChart::addRun(const RunReport &report, const QHash<QString, int> &action
     }
     m_points << p;
     while (m_points.size() > kMaxRuns)
-        m_points.removeFirst();
-    m_cap = kMaxRuns; // new labels: guess again, and check
+        releaseOffUiThread(m_points.takeFirst()); // its action ids may be 200,000 strings
+    m_cap = kMaxRuns;                             // new labels: guess again, and check
     rebuild();
 }
 

@@ -27,6 +27,26 @@ int DomainReport::count(Verdict v) const
     return n + (v == Verdict::Scheduled ? static_cast<int>(unlistedScheduled.size()) : 0);
 }
 
+VerdictCounts DomainReport::counts() const
+{
+    VerdictCounts n;
+    for (const CandidateVerdict &c : candidates) {
+        switch (c.verdict) {
+        case Verdict::Scheduled:
+            ++n.scheduled;
+            break;
+        case Verdict::Absent:
+            ++n.absent;
+            break;
+        case Verdict::Unknown:
+            ++n.unknown;
+            break;
+        }
+    }
+    n.scheduled += static_cast<int>(unlistedScheduled.size());
+    return n;
+}
+
 QString RunReport::newRunId()
 {
     return QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
@@ -52,6 +72,14 @@ int RunReport::count(Verdict v) const
     int n = 0;
     for (const DomainReport &d : domains)
         n += d.count(v);
+    return n;
+}
+
+VerdictCounts RunReport::counts() const
+{
+    VerdictCounts n;
+    for (const DomainReport &d : domains)
+        n += d.counts();
     return n;
 }
 

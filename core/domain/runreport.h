@@ -57,6 +57,25 @@ struct ScanStats
     std::optional<QString> error;
 };
 
+// How many candidates got each verdict, counted in one pass.
+struct VerdictCounts
+{
+    int scheduled = 0;
+    int absent = 0;
+    int unknown = 0;
+    int of(Verdict v) const
+    {
+        return v == Verdict::Scheduled ? scheduled : (v == Verdict::Absent ? absent : unknown);
+    }
+    VerdictCounts &operator+=(const VerdictCounts &o)
+    {
+        scheduled += o.scheduled;
+        absent += o.absent;
+        unknown += o.unknown;
+        return *this;
+    }
+};
+
 struct DomainReport
 {
     QString name;
@@ -73,6 +92,8 @@ struct DomainReport
     QString heldLimit;
 
     int count(Verdict v) const;
+    // Every verdict's count in one pass over the candidates (a report may list 200,000).
+    VerdictCounts counts() const;
     // Every candidate read for the domain, listed or not.
     qsizetype candidateCount() const { return candidates.size() + unlistedScheduled.size(); }
 };
@@ -124,6 +145,7 @@ struct RunReport
     // already carry it, or by the run itself.
     static QString newRunId();
     int count(Verdict v) const;
+    VerdictCounts counts() const; // every domain's, in one pass each
     int count(ActionResult r) const;
     const CandidateVerdict *find(const QString &domain, const QString &rowId) const;
     // Domains whose candidates could not be read: a run that completed with any is not a

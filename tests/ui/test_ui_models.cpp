@@ -441,6 +441,23 @@ void TestUiModels::actionResultUpdatesRow()
     QCOMPARE(model.index(0, CandidateTableModel::ActionColumn).data().toString(),
              QStringLiteral("FAIL the row: stale (0 rows)"));
     QVERIFY(!model.rowForKey(a.id)->approving);
+
+    // The next run plans it again, exactly as the first did: what the row shows changed since
+    // that report (the result came in between), so the refresh must say so, not match the
+    // report it was built from.
+    changed.clear();
+    model.setReport(syntheticReport({c}));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(model.lastMerge().changed, 1);
+    QCOMPARE(model.index(0, CandidateTableModel::ActionColumn).data().toString(),
+             QStringLiteral("FAIL the row"));
+    // The same with a result that came without an approval in flight (another console's).
+    model.updateAction(a);
+    changed.clear();
+    model.setReport(syntheticReport({c}));
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(model.index(0, CandidateTableModel::ActionColumn).data().toString(),
+             QStringLiteral("FAIL the row"));
 }
 
 void TestUiModels::domainsWorstFirst()
