@@ -214,11 +214,11 @@ void ActionsModel::setReport(const RunReport &report)
 
 bool ActionsModel::samePendingRows(const PlannedActions &plan) const
 {
-    if (plan.list.size() != m_entries.size())
+    if (plan.entries.size() != m_entries.size())
         return false;
     for (qsizetype i = 0; i < m_entries.size(); ++i) {
         const Action &a = *m_entries.at(i).action;
-        if (a.result != ActionResult::Pending || a.id != plan.list.at(i)->id)
+        if (a.result != ActionResult::Pending || a.id != plan.entries.at(i).action->id)
             return false;
     }
     return true;
@@ -233,31 +233,40 @@ void ActionsModel::setPlan(const PlannedActions &plan, const QDateTime &finished
 
     // Nothing shown yet: the plan goes in whole, with the index built off the UI thread.
     if (m_entries.isEmpty()) {
-        if (plan.list.isEmpty())
+        if (plan.entries.isEmpty())
             return;
         beginResetModel();
-        m_entries.reserve(plan.list.size());
-        for (const auto &a : plan.list)
-            m_entries.append(Entry{a, plannedAt});
+        m_entries = plan.entries; // shared until a row changes
         m_index = plan.index;
+        if (plan.entries.constFirst().plannedAt == plannedAt)
+            m_widthSamples = plan.widthSamples;
+        else
+            for (Entry &e : m_entries)
+                e.plannedAt = plannedAt;
         endResetModel();
         return;
     }
     // The same actions planned again, row for row (a refresh during an incident): each takes
     // the new plan in place, one notification for all, and the selection stays where it was.
     if (samePendingRows(plan)) {
-        // The previous plan's actions are freed off this thread: 200,000 of them take tens of ms.
-        std::vector<std::shared_ptr<const Action>> previous;
-        previous.reserve(m_entries.size());
+        QList<Entry> next = plan.entries; // shared: no row is copied unless one is kept below
+        bool kept = false;
         for (qsizetype i = 0; i < m_entries.size(); ++i) {
-            Entry &e = m_entries[i];
-            if (e.approving || e.recording)
-                continue; // its result is on the way; that is what the operator needs to see
-            previous.push_back(std::exchange(e.action, plan.list.at(i)));
-            e.plannedAt = plannedAt;
+            const Entry &e = m_entries.at(i);
+            if (e.approving || e.recording) {
+                next[i] = e; // its result is on the way; that is what the operator needs to see
+                kept = true;
+            }
         }
-        releaseOffUiThread(std::move(previous));
+        const bool planTime = plan.entries.constFirst().plannedAt == plannedAt;
+        if (!planTime)
+            for (Entry &e : next)
+                e.plannedAt = plannedAt;
+        // The previous plan's rows are freed off this thread: 200,000 of them take tens of ms.
+        releaseOffUiThread(std::exchange(m_entries, std::move(next)));
         releaseOffUiThread(std::exchange(m_index, plan.index));
+        if (!kept && planTime)
+            m_widthSamples = plan.widthSamples;
         emit dataChanged(index(0, 0),
                          index(static_cast<int>(m_entries.size()) - 1, ColumnCount - 1));
         return;
@@ -280,7 +289,8 @@ void ActionsModel::setPlan(const PlannedActions &plan, const QDateTime &finished
     // thousands at once, and every notification makes the views re-measure their columns.
     int firstChanged = -1;
     int lastChanged = -1;
-    for (const auto &planned : plan.list) {
+    for (const ActionEntry &p : plan.entries) {
+        const std::shared_ptr<const Action> &planned = p.action;
         const Action &a = *planned;
         const int row = m_index.value(a.id, -1);
         if (row < 0) {
@@ -380,81 +390,13 @@ void ActionsModel::setWholeSeconds(bool wholeSeconds)
                          index(static_cast<int>(m_entries.size()) - 1, PreconditionColumn));
 }
 
-namespace {
-
-// Distinct texts, each with the first row that has it: a linear search, as a column holds a
-// handful (statuses, operators) however many rows it has.
-struct DistinctTexts
-{
-    QStringList texts;
-    QList<int> rows;
-    void see(const QString &text, int row)
-    {
-        if (!texts.contains(text)) {
-            texts << text;
-            rows << row;
-        }
-    }
-};
-
-} // namespace
-
 QList<int> ActionsModel::widthSampleRows(int column) const
 {
     if (column < 0 || column >= ColumnCount)
         return {};
     if (!m_widthSamples)
-        m_widthSamples = findWidthSamples();
+        m_widthSamples = widthSamplesOf(m_entries);
     return (*m_widthSamples)[column];
-}
-
-std::array<QList<int>, ActionsModel::ColumnCount> ActionsModel::findWidthSamples() const
-{
-    // One pass over every row for every column: at 200,000 actions each pass is tens of
-    // milliseconds of the UI thread, and a fit asks for every column, twice.
-    constexpr int kLongestIds = 3;
-    std::array<QList<int>, ColumnCount> out;
-    if (m_entries.isEmpty())
-        return out;
-    out[TimeColumn] = {0}; // one fixed format
-    QList<std::pair<qsizetype, int>> longest;
-    quint64 resultCodes = 0; // bit: result * 4 + approving * 2 + recording
-    quint64 kinds = 0;
-    DistinctTexts rejecters;
-    DistinctTexts statuses;
-    for (int row = 0; row < m_entries.size(); ++row) {
-        const Entry &e = m_entries.at(row);
-        const Action &a = *e.action;
-        // Job: the longest by character count, the widest give or take the glyphs.
-        const qsizetype length = a.id.size();
-        if (longest.size() < kLongestIds || length > longest.last().first) {
-            longest << std::pair{length, row};
-            std::sort(longest.begin(), longest.end(), std::greater<>());
-            if (longest.size() > kLongestIds)
-                longest.removeLast();
-        }
-        // Result, kind and precondition: one row per distinct shape of the text (keys built
-        // without formatting).
-        if (a.result == ActionResult::Rejected && !a.rejectedBy.isEmpty()) {
-            rejecters.see(a.rejectedBy.section(u'@', 0, 0), row);
-        } else {
-            const quint64 bit = quint64(1)
-                                << (int(a.result) * 4 + int(e.approving) * 2 + int(e.recording));
-            if (!(resultCodes & bit))
-                out[ResultColumn] << row;
-            resultCodes |= bit;
-        }
-        const quint64 kind = quint64(1) << int(a.kind);
-        if (!(kinds & kind))
-            out[KindColumn] << row;
-        kinds |= kind;
-        statuses.see(a.precondition.status, row);
-    }
-    for (const auto &[length, row] : longest)
-        out[JobColumn] << row;
-    out[ResultColumn] << rejecters.rows;
-    out[PreconditionColumn] = statuses.rows;
-    return out;
 }
 
 const Action *ActionsModel::actionFor(const QString &key) const

@@ -19,16 +19,8 @@ class ActionsModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column
-    {
-        ResultColumn,
-        KindColumn,
-        JobColumn,
-        PreconditionColumn,
-        TimeColumn,
-        DetailColumn,
-        ColumnCount
-    };
+    using Column = ActionsTable::Column;
+    using enum ActionsTable::Column;
     enum Role
     {
         KeyRole = Qt::UserRole + 1, // Action::id, "<domain>/<row id>"
@@ -68,10 +60,8 @@ public:
     void setWholeSeconds(bool wholeSeconds);
     bool wholeSeconds() const { return m_wholeSeconds; }
 
-    // Rows whose cells in `column` between them take every shape that column's text can have
-    // (one per distinct result, action kind, status; the longest job ids; the time's one format),
-    // so a view can find the column's width without measuring every row.
-    // Found in one pass for every column and kept until the rows change.
+    // Rows whose cells in `column` between them take every shape its text can have
+    // (widthSamplesOf): a fresh plan's, or found in one pass and kept until the rows change.
     QList<int> widthSampleRows(int column) const;
 
     const Action *actionFor(const QString &key) const;
@@ -80,15 +70,8 @@ public:
     int pendingCount() const;
 
 private:
-    struct Entry
-    {
-        std::shared_ptr<const Action> action; // never null; replaced, never written through
-        QDateTime plannedAt;
-        bool approving = false;
-        bool recording = false;
-    };
+    using Entry = ActionEntry;
     void rebuildIndex();
-    std::array<QList<int>, ColumnCount> findWidthSamples() const;
     // Whether every row is a pending action and the plan lists the same ids in the same order.
     bool samePendingRows(const PlannedActions &plan) const;
     void emitRowChanged(int row);
@@ -96,7 +79,7 @@ private:
     QList<Entry> m_entries;
     QHash<QString, int> m_index;
     PlannedActions m_plan; // the latest plan, shared with the tables that show it
-    mutable std::optional<std::array<QList<int>, ColumnCount>> m_widthSamples;
+    mutable std::optional<ActionWidthSamples> m_widthSamples;
     bool m_readOnly = false;
     QString m_hold;
     bool m_wholeSeconds = false;

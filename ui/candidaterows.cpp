@@ -14,10 +14,13 @@ QString keyOf(const QString &domain, const QString &rowId)
     return domain + QLatin1Char('/') + rowId;
 }
 
-// The report with every candidate's domain filled in (a job store may leave it to the domain).
-std::shared_ptr<const RunReport> withDomainsFilledIn(const RunReport &report)
+// The report with every candidate's domain filled in (a job store may leave it to the domain),
+// and each domain's verdicts counted once, here, for the domain list, the chart and the filter.
+std::shared_ptr<const RunReport> preparedForDisplay(const RunReport &report)
 {
     auto copy = std::make_shared<RunReport>(report); // shares every list until one is written
+    for (DomainReport &d : copy->domains)            // copies the few domains, not their candidates
+        d.settledCounts = std::as_const(d).counts();
     for (qsizetype d = 0; d < copy->domains.size(); ++d) {
         const QList<CandidateVerdict> &candidates = std::as_const(copy->domains).at(d).candidates;
         if (std::none_of(candidates.cbegin(), candidates.cend(),
@@ -170,7 +173,7 @@ void sortCandidateRows(CandidateRows &rows, CandidateOrder order)
 CandidateRows buildCandidateRows(const RunReport &report, CandidateOrder order)
 {
     CandidateRows out;
-    out.report = withDomainsFilledIn(report);
+    out.report = preparedForDisplay(report);
     out.now = report.finishedAt.isValid() ? report.finishedAt : QDateTime::currentDateTimeUtc();
     out.actions = planActions(report);
 
@@ -184,7 +187,7 @@ CandidateRows buildCandidateRows(const RunReport &report, CandidateOrder order)
             r.verdict = &c;
             r.key = keyOf(c.candidate.domain, c.candidate.id);
             if (const int at = out.actions.index.value(r.key, -1); at >= 0)
-                r.action = out.actions.list.at(at);
+                r.action = out.actions.entries.at(at).action;
             if (c.candidate.updatedAt.isValid())
                 r.updatedAtSecs = c.candidate.updatedAt.toSecsSinceEpoch();
             r.refreshPlanned();

@@ -515,8 +515,12 @@ void MainWindow::showReport(const RunReport &report)
     showReport(report, buildCandidateRows(report));
 }
 
-void MainWindow::showReport(const RunReport &report, CandidateRows rows)
+void MainWindow::showReport(const RunReport &run, CandidateRows rows)
 {
+    // The report as its rows were built from it: the same run, each domain's verdicts counted
+    // once where the rows were built (off the UI thread).
+    const std::shared_ptr<const RunReport> prepared = rows.report;
+    const RunReport &report = prepared ? *prepared : run;
     ++m_reportsShown;
     m_runControls->setRunning(false);
     m_runControls->setLastRun(report);

@@ -29,6 +29,8 @@ int DomainReport::count(Verdict v) const
 
 VerdictCounts DomainReport::counts() const
 {
+    if (settledCounts)
+        return *settledCounts;
     VerdictCounts n;
     for (const CandidateVerdict &c : candidates) {
         switch (c.verdict) {

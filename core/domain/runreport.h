@@ -92,8 +92,12 @@ struct DomainReport
     QString heldLimit;
 
     int count(Verdict v) const;
-    // Every verdict's count in one pass over the candidates (a report may list 200,000).
+    // Every verdict's count in one pass over the candidates (a report may list 200,000), or
+    // settledCounts when set.
     VerdictCounts counts() const;
+    // The counts, taken once by whoever prepared the report for many readers (the console, off
+    // its UI thread). Whoever sets them changes no verdict afterwards.
+    std::optional<VerdictCounts> settledCounts;
     // Every candidate read for the domain, listed or not.
     qsizetype candidateCount() const { return candidates.size() + unlistedScheduled.size(); }
 };

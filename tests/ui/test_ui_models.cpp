@@ -66,6 +66,7 @@ private slots:
     void rowsBuiltOnAnotherThreadAreSwappedIn();
     void theModelKeepsTheOrderTheViewAsksFor();
     void aReplannedRefreshSharesTheActionsInPlace();
+    void thePreparedReportCountsEachDomainOnce();
     void actionResultUpdatesRow();
     void domainsWorstFirst();
     void unreadableDomainHasNoCounts();
@@ -390,7 +391,7 @@ void TestUiModels::aReplannedRefreshSharesTheActionsInPlace()
 {
     const QList<CandidateVerdict> rows = manyCandidates(90);
     const CandidateRows first = buildCandidateRows(syntheticReport(rows));
-    QCOMPARE(first.actions.list.size(), 30); // one per ABSENT candidate
+    QCOMPARE(first.actions.entries.size(), 30); // one per ABSENT candidate
     ActionsModel actions;
     QAbstractItemModelTester tester(&actions,
                                     QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -406,7 +407,7 @@ void TestUiModels::aReplannedRefreshSharesTheActionsInPlace()
 
     // The next run plans the same actions: taken in place, one notification, no reset; a row
     // whose approval is in flight keeps what it shows.
-    const QString approving = first.actions.list.at(3)->id;
+    const QString approving = first.actions.entries.at(3).action->id;
     actions.setApproving(approving, true);
     const Action *before = actions.actionFor(approving);
     const CandidateRows second = buildCandidateRows(syntheticReport(rows));
@@ -417,8 +418,34 @@ void TestUiModels::aReplannedRefreshSharesTheActionsInPlace()
     QCOMPARE(changed.count(), 1);
     QCOMPARE(actions.rowCount(), 30);
     QCOMPARE(actions.actionFor(approving), before);
-    QCOMPARE(actions.actionFor(second.actions.list.at(0)->id), second.actions.list.at(0).get());
+    QCOMPARE(actions.actionFor(second.actions.entries.at(0).action->id),
+             second.actions.entries.at(0).action.get());
     QCOMPARE(actions.pendingCount(), 30);
+}
+
+void TestUiModels::thePreparedReportCountsEachDomainOnce()
+{
+    RunReport report = syntheticReport(manyCandidates(90));
+    report.domains.first().unlistedScheduled.insert(u"beyond-the-listed"_s);
+    const CandidateRows rows = buildCandidateRows(report);
+    QCOMPARE(rows.report->domains.size(), report.domains.size());
+    for (qsizetype d = 0; d < report.domains.size(); ++d) {
+        const DomainReport &counted = rows.report->domains.at(d);
+        QVERIFY(counted.settledCounts.has_value());
+        QVERIFY(!report.domains.at(d).settledCounts); // the run's own report is not written
+        for (const Verdict v : {Verdict::Scheduled, Verdict::Absent, Verdict::Unknown}) {
+            int n = 0;
+            for (const CandidateVerdict &c : report.domains.at(d).candidates)
+                n += c.verdict == v ? 1 : 0;
+            if (v == Verdict::Scheduled)
+                n += int(report.domains.at(d).unlistedScheduled.size());
+            QCOMPARE(counted.settledCounts->of(v), n);
+            QCOMPARE(report.domains.at(d).counts().of(v), n); // counted in one pass, unsettled
+            QCOMPARE(report.domains.at(d).count(v), n);
+        }
+    }
+    QCOMPARE(rows.report->counts().unknown, 30);
+    QCOMPARE(rows.report->counts().scheduled, 31);
 }
 
 void TestUiModels::actionResultUpdatesRow()
