@@ -21,6 +21,8 @@ QString LockReport::stateName(State s)
 
 int DomainReport::count(Verdict v) const
 {
+    if (settledCounts)
+        return settledCounts->of(v);
     int n = 0;
     for (const CandidateVerdict &c : candidates)
         n += c.verdict == v ? 1 : 0;
