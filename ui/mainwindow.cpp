@@ -528,7 +528,7 @@ void MainWindow::showReport(const RunReport &run, CandidateRows rows)
     m_runNow->setEnabled(m_session->hasConfig() && !m_session->runInFlight());
     m_lock->setRunInFlight(false);
     const PlannedActions planned = rows.actions; // shared: the rows go to the model below
-    m_chart->addRun(report, planned.index);
+    m_chart->addRun(report, planned);
 
     std::optional<QDateTime> shownRun;
     if (m_lastCompleted)

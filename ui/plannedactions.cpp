@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+static_assert(static_cast<int>(reclaim::ActionResult::Error) < 16,
+              "PlannedActions::resultCounts has a slot per ActionResult");
+
 namespace reclaim::ui {
 
 namespace {
@@ -84,6 +87,7 @@ PlannedActions planActions(const RunReport &report)
     for (const Action &a : report.actions) {
         out.index.insert(a.id, static_cast<int>(out.entries.size()));
         out.entries.append(ActionEntry{std::make_shared<const Action>(a), plannedAt});
+        ++out.resultCounts[static_cast<size_t>(a.result)];
     }
     out.widthSamples = widthSamplesOf(out.entries);
     return out;

@@ -52,6 +52,9 @@ struct PlannedActions
     QList<ActionEntry> entries; // in the report's order, planned at the report's finishedAt
     QHash<QString, int> index;  // Action::id -> its position in `entries`
     ActionWidthSamples widthSamples;
+    std::array<int, 16> resultCounts{}; // how many have each ActionResult, by its value
+
+    int countOf(ActionResult r) const { return resultCounts[static_cast<size_t>(r)]; }
 };
 
 PlannedActions planActions(const RunReport &report);

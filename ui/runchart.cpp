@@ -103,10 +103,10 @@ RunChart::RunChart(QWidget *parent)
 
 void RunChart::addRun(const RunReport &report)
 {
-    addRun(report, planActions(report).index);
+    addRun(report, planActions(report));
 }
 
-void RunChart::addRun(const RunReport &report, const QHash<QString, int> &actionIds)
+void RunChart::addRun(const RunReport &report, const PlannedActions &plan)
 {
     Point p;
     // Short labels, or Qt elides them in a narrow chart: the minute, and a cross for a run that
@@ -119,11 +119,10 @@ void RunChart::addRun(const RunReport &report, const QHash<QString, int> &action
     p.absent = n.absent;
     p.scheduled = n.scheduled;
     p.planned = static_cast<int>(report.actions.size());
-    p.actionIds = actionIds;
-    for (const Action &a : report.actions) {
-        p.applied += a.result == ActionResult::Applied ? 1 : 0;
-        p.refused += refused(a.result) ? 1 : 0;
-    }
+    p.actionIds = plan.index;
+    p.applied = plan.countOf(ActionResult::Applied);
+    for (int r = 0; r <= static_cast<int>(ActionResult::Error); ++r)
+        p.refused += refused(ActionResult(r)) ? plan.countOf(ActionResult(r)) : 0;
     m_points << p;
     while (m_points.size() > kMaxRuns)
         releaseOffUiThread(m_points.takeFirst()); // its action ids may be 200,000 strings

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "domain/runreport.h"
+#include "plannedactions.h"
 
 #include <QHash>
 #include <QWidget>
@@ -26,8 +27,8 @@ public:
     explicit RunChart(QWidget *parent = nullptr);
 
     void addRun(const RunReport &report);
-    // The same with the run's actions already indexed (PlannedActions::index, off the UI thread).
-    void addRun(const RunReport &report, const QHash<QString, int> &actionIds);
+    // The same with the run's actions already indexed and counted (off the UI thread).
+    void addRun(const RunReport &report, const PlannedActions &plan);
     // An approved (or rejected) action's result, counted against the run that planned it.
     void recordAction(const Action &action);
     int runCount() const { return static_cast<int>(m_points.size()); }
