@@ -347,7 +347,7 @@ class MassBench {
     await this.freshCopy(false);
     this.log(`   ${v.key} console: applying the incident's report, stalls while a run is shown`);
     const env = { RECLAIM_PG_URL: this.b.pgUrl(RUN), RECLAIM_REDIS_URL: this.b.redisUrl(DB.run), QT_QPA_PLATFORM: 'offscreen' };
-    const c = await this.b.bench(['console', '--config', cfg, '--reps', '1', '--idle-ms', this.b.smoke ? '300' : '1000'], env, { timeoutMs: 1800000 });
+    const c = await this.b.bench(['console', '--config', cfg, '--reps', '3', '--run-reps', '1', '--idle-ms', this.b.smoke ? '300' : '1000'], env, { timeoutMs: 1800000 });
     this.log(`   ${v.key} console: ${fmt(c.candidates)} rows, first apply ${fmt(c.firstApplyUiMs.median, 1)} ms on the UI thread ` +
       `(refresh ${fmt(c.refreshApplyUiMs.median, 1)} ms), longest stall with a run shown ${fmt(c.maxStallWithApplyMs.median, 1)} ms`);
     return c;
