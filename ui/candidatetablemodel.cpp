@@ -380,10 +380,11 @@ void CandidateTableModel::setRows(CandidateRows incoming)
     }
     if (rangeStart >= 0)
         emitRowChanged(rangeStart, static_cast<int>(m_rows.size()) - 1);
-    // Every age moved with the clock: one notification for the whole column.
+    // Every age moved with the clock: one notification for the whole column, naming the roles
+    // that moved, so the filter (which no age affects) is not asked again for every row.
     if (previousNow != m_nowSecs && !m_rows.isEmpty())
-        emit dataChanged(index(0, AgeColumn),
-                         index(static_cast<int>(m_rows.size()) - 1, AgeColumn));
+        emit dataChanged(index(0, AgeColumn), index(static_cast<int>(m_rows.size()) - 1, AgeColumn),
+                         {Qt::DisplayRole, Qt::ToolTipRole, SortRole, AgeSecondsRole});
 
     // Append the new rows in one go, then move every row to where the new order puts it.
     if (stats.inserted > 0) {

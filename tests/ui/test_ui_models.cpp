@@ -67,6 +67,7 @@ private slots:
     void theModelKeepsTheOrderTheViewAsksFor();
     void aReplannedRefreshSharesTheActionsInPlace();
     void thePreparedReportCountsEachDomainOnce();
+    void theClockMovesAgesUnderAFilter();
     void actionResultUpdatesRow();
     void domainsWorstFirst();
     void unreadableDomainHasNoCounts();
@@ -446,6 +447,28 @@ void TestUiModels::thePreparedReportCountsEachDomainOnce()
     }
     QCOMPARE(rows.report->counts().unknown, 30);
     QCOMPARE(rows.report->counts().scheduled, 31);
+}
+
+void TestUiModels::theClockMovesAgesUnderAFilter()
+{
+    CheckedCandidateTable table;
+    const QList<CandidateVerdict> rows = manyCandidates(90);
+    const QDateTime at(QDate(2024, 5, 1), QTime(12, 0), Qt::UTC);
+    table.model.setReport(syntheticReport(rows, at));
+    table.proxy.setText(QStringLiteral("timeout"));
+    QCOMPARE(table.proxy.rowCount(), 30);
+    const QString key = table.proxy.index(0, 0).data(CandidateTableModel::KeyRole).toString();
+    const qint64 before =
+        table.proxy.index(0, 0).data(CandidateTableModel::AgeSecondsRole).toLongLong();
+    // The next run, an hour later, sees the same rows: only the ages move. The filter keeps the
+    // same rows (it reads no age) and the proxy shows the new ages.
+    QSignalSpy changed(&table.proxy, &QAbstractItemModel::dataChanged);
+    table.model.setReport(syntheticReport(rows, at.addSecs(3600)));
+    QCOMPARE(table.proxy.rowCount(), 30);
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(table.proxy.index(0, 0).data(CandidateTableModel::KeyRole).toString(), key);
+    QCOMPARE(table.proxy.index(0, 0).data(CandidateTableModel::AgeSecondsRole).toLongLong(),
+             before + 3600);
 }
 
 void TestUiModels::actionResultUpdatesRow()
