@@ -13,7 +13,6 @@ unsigned bitOf(Verdict v)
 
 CandidateFilterProxy::CandidateFilterProxy(QObject *parent) : QSortFilterProxyModel(parent)
 {
-    setSortRole(CandidateTableModel::SortRole);
     // What the filter reads: a dataChanged that names other roles only (the age column's, as
     // the clock moves) does not make the proxy filter every row again.
     setFilterRole(CandidateTableModel::SearchTextRole);

@@ -34,6 +34,24 @@ std::shared_ptr<const RunReport> preparedForDisplay(const RunReport &report)
     return copy;
 }
 
+bool sameSighting(const Sighting &a, const Sighting &b)
+{
+    return a.queue == b.queue && a.jobId == b.jobId && a.how == b.how && a.state == b.state &&
+           a.error == b.error && a.lockTtlMs == b.lockTtlMs && a.attempts == b.attempts &&
+           a.failedReason == b.failedReason && a.processedOn == b.processedOn &&
+           a.finishedOn == b.finishedOn;
+}
+
+bool sameAction(const std::shared_ptr<const Action> &a, const std::shared_ptr<const Action> &b)
+{
+    if (!a || !b)
+        return !a && !b;
+    return a->kind == b->kind && a->result == b->result && a->resultDetail == b->resultDetail &&
+           a->reason == b->reason && a->payload == b->payload &&
+           a->precondition.generation == b->precondition.generation &&
+           a->precondition.updatedAtText == b->precondition.updatedAtText;
+}
+
 } // namespace
 
 QString typeTextOf(const Candidate &c)
@@ -88,6 +106,27 @@ QString CandidateRow::searchText() const
                        summary(), planned}
         .join(QLatin1Char('\n'))
         .toLower();
+}
+
+// showsTheSame and displayHashOf read the same fields: a field shown in the table belongs in
+// both, or a refresh misses its change.
+bool showsTheSame(const CandidateRow &a, const CandidateRow &b)
+{
+    const Candidate &ca = a.verdict->candidate;
+    const Candidate &cb = b.verdict->candidate;
+    // The summary is made of the verdict, the sightings, the unknown reason and whether a scan
+    // ran: comparing those needs no summary built.
+    if (a.verdict->verdict != b.verdict->verdict ||
+        a.verdict->unknownReason != b.verdict->unknownReason ||
+        a.verdict->scanned != b.verdict->scanned || a.planned != b.planned ||
+        ca.status != cb.status || ca.updatedAtText != cb.updatedAtText || ca.type != cb.type ||
+        ca.rowJson != cb.rowJson || !sameAction(a.action, b.action) ||
+        a.verdict->evidence.size() != b.verdict->evidence.size())
+        return false;
+    for (qsizetype i = 0; i < a.verdict->evidence.size(); ++i)
+        if (!sameSighting(a.verdict->evidence.at(i), b.verdict->evidence.at(i)))
+            return false;
+    return true;
 }
 
 quint64 displayHashOf(const CandidateRow &row)

@@ -93,6 +93,8 @@ struct CandidateRows
 // Builds the rows of every candidate in `report`, each with its planned action, in `order`.
 CandidateRows buildCandidateRows(const RunReport &report, CandidateOrder order = {});
 
+// Whether two rows show the same but their age, field by field (what displayHashOf hashes).
+bool showsTheSame(const CandidateRow &a, const CandidateRow &b);
 // The hash of what `row` shows but its age (never 0): the verdict, its evidence and unknown
 // reason, whether a scan ran, the row's status, updatedAt, type and JSON, the planned action.
 quint64 displayHashOf(const CandidateRow &row);

@@ -11,24 +11,6 @@ namespace reclaim::ui {
 
 namespace {
 
-bool sameSighting(const Sighting &a, const Sighting &b)
-{
-    return a.queue == b.queue && a.jobId == b.jobId && a.how == b.how && a.state == b.state &&
-           a.error == b.error && a.lockTtlMs == b.lockTtlMs && a.attempts == b.attempts &&
-           a.failedReason == b.failedReason && a.processedOn == b.processedOn &&
-           a.finishedOn == b.finishedOn;
-}
-
-bool sameAction(const std::shared_ptr<const Action> &a, const std::shared_ptr<const Action> &b)
-{
-    if (!a || !b)
-        return !a && !b;
-    return a->kind == b->kind && a->result == b->result && a->resultDetail == b->resultDetail &&
-           a->reason == b->reason && a->payload == b->payload &&
-           a->precondition.generation == b->precondition.generation &&
-           a->precondition.updatedAtText == b->precondition.updatedAtText;
-}
-
 // The verdict's icon greyed out: the shape still tells the verdict, the grey that it is old.
 QIcon staleVerdictIcon(Verdict v)
 {
@@ -41,25 +23,6 @@ QIcon staleVerdictIcon(Verdict v)
         it = cache.insert(static_cast<int>(v), grey);
     }
     return *it;
-}
-
-bool sameForDisplay(const CandidateTableModel::Row &a, const CandidateTableModel::Row &b)
-{
-    const Candidate &ca = a.verdict->candidate;
-    const Candidate &cb = b.verdict->candidate;
-    // The summary is made of the verdict, the sightings, the unknown reason and whether a scan
-    // ran: comparing those needs no summary built.
-    if (a.verdict->verdict != b.verdict->verdict ||
-        a.verdict->unknownReason != b.verdict->unknownReason ||
-        a.verdict->scanned != b.verdict->scanned || a.planned != b.planned ||
-        ca.status != cb.status || ca.updatedAtText != cb.updatedAtText || ca.type != cb.type ||
-        ca.rowJson != cb.rowJson || !sameAction(a.action, b.action) ||
-        a.verdict->evidence.size() != b.verdict->evidence.size())
-        return false;
-    for (qsizetype i = 0; i < a.verdict->evidence.size(); ++i)
-        if (!sameSighting(a.verdict->evidence.at(i), b.verdict->evidence.at(i)))
-            return false;
-    return true;
 }
 
 } // namespace
@@ -357,7 +320,7 @@ void CandidateTableModel::setRows(CandidateRows incoming)
         // Both hashes known: they decide (64 bits; a row the UI changed has none).
         const bool same = old.displayHash != 0 && fresh.displayHash != 0
                               ? old.displayHash == fresh.displayHash
-                              : sameForDisplay(old, fresh);
+                              : showsTheSame(old, fresh);
         if (same) {
             old.verdict = fresh.verdict;
             old.action = fresh.action;

@@ -61,7 +61,7 @@ RunReport syntheticReport(int orphans, int listed)
         CandidateVerdict c;
         c.candidate.domain = domain.name;
         c.candidate.id =
-            QStringLiteral("%1%2").arg(orphan ? u'o' : u'h').arg(i, 7, 10, QChar(u'0'));
+            QString(QChar(orphan ? u'o' : u'h')) + QStringLiteral("%1").arg(i, 7, 10, QChar(u'0'));
         c.candidate.type = QStringLiteral("render");
         c.candidate.status = QStringLiteral("QUEUED");
         c.candidate.updatedAt = updated.addSecs(-(i % 600));
@@ -157,6 +157,10 @@ int runConsoleBench(const Args &args)
             return fail(QStringLiteral("the candidate table shows %1 rows, the report has %2")
                             .arg(window->candidateModel()->rowCount())
                             .arg(candidates));
+        // What the operator sees after the refresh, to look at (--screenshot FILE.png).
+        if (const QString shot = args.value(QStringLiteral("screenshot"));
+            rep == 0 && !shot.isEmpty() && !window->grab().save(shot))
+            return fail(QStringLiteral("could not write the screenshot %1").arg(shot));
     }
 
     if (synthetic > 0) {

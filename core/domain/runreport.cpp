@@ -19,16 +19,6 @@ QString LockReport::stateName(State s)
     return {};
 }
 
-int DomainReport::count(Verdict v) const
-{
-    if (settledCounts)
-        return settledCounts->of(v);
-    int n = 0;
-    for (const CandidateVerdict &c : candidates)
-        n += c.verdict == v ? 1 : 0;
-    return n + (v == Verdict::Scheduled ? static_cast<int>(unlistedScheduled.size()) : 0);
-}
-
 VerdictCounts DomainReport::counts() const
 {
     if (settledCounts)
@@ -73,10 +63,7 @@ QString RunReport::outcomeName(Outcome o)
 
 int RunReport::count(Verdict v) const
 {
-    int n = 0;
-    for (const DomainReport &d : domains)
-        n += d.count(v);
-    return n;
+    return counts().of(v);
 }
 
 VerdictCounts RunReport::counts() const

@@ -91,7 +91,7 @@ struct DomainReport
     // Which limit held it: no-trace, trace-unchecked, max-actions or absent-share.
     QString heldLimit;
 
-    int count(Verdict v) const; // settledCounts when set
+    int count(Verdict v) const { return counts().of(v); }
     // Every verdict's count in one pass over the candidates (a report may list 200,000), or
     // settledCounts when set.
     VerdictCounts counts() const;
