@@ -1,10 +1,16 @@
 #include "redis/redisconnection.h"
 
+#include "redis/hostresolver.h"
 #include "redis/tlsstream.h"
 
+#include <QStringList>
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <climits>
+#include <fcntl.h>
 #include <hiredis/hiredis.h>
+#include <poll.h>
 
 namespace reclaim {
 
@@ -16,12 +22,53 @@ struct ReplyDeleter
 };
 using ReplyPtr = std::unique_ptr<void, ReplyDeleter>;
 
-timeval toTimeval(std::chrono::milliseconds ms)
+// What is left of `deadline`, for hiredis' connect; at least 1 ms, as 0 would mean "no bound".
+timeval remainingTimeval(const QDeadlineTimer &deadline)
 {
+    const qint64 ms = std::max<qint64>(1, deadline.remainingTime());
     timeval tv{};
-    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
-    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+    tv.tv_sec = static_cast<time_t>(ms / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((ms % 1000) * 1000);
     return tv;
+}
+
+enum class Ready
+{
+    Yes,
+    Deadline,
+    Failed,
+};
+
+// Waits until `fd` is ready for `events` (or has an error or hang-up for the next read or write
+// to report) or `deadline` passes.
+Ready waitFor(int fd, short events, const QDeadlineTimer &deadline)
+{
+    for (;;) {
+        const qint64 left = deadline.remainingTime();
+        if (left == 0)
+            return Ready::Deadline;
+        pollfd p{fd, events, 0};
+        const int timeoutMs = left < 0 ? -1 : static_cast<int>(std::min<qint64>(left, INT_MAX));
+        const int rc = poll(&p, 1, timeoutMs);
+        if (rc > 0)
+            return Ready::Yes;
+        if (rc == 0)
+            continue; // the deadline, or poll()'s rounding: remainingTime() decides
+        if (errno != EINTR)
+            return Ready::Failed;
+    }
+}
+
+// hiredis connects in blocking mode and then reads and writes with blocking calls; from here on
+// its socket is non-blocking and every wait is ours (redisBufferRead/Write treat EAGAIN as
+// "try again later" once REDIS_BLOCK is off).
+bool makeNonBlocking(redisContext *ctx)
+{
+    const int flags = fcntl(ctx->fd, F_GETFL);
+    if (flags < 0 || fcntl(ctx->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return false;
+    ctx->flags &= ~REDIS_BLOCK;
+    return true;
 }
 
 } // namespace
@@ -32,9 +79,10 @@ void RedisConnection::ContextDeleter::operator()(redisContext *c) const
 }
 
 RedisConnection::RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx,
-                                 std::unique_ptr<TlsStream> tls, QString endpointName, QString user)
+                                 std::unique_ptr<TlsStream> tls, QString endpointName, QString user,
+                                 std::chrono::milliseconds timeout)
     : m_ctx(std::move(ctx)), m_tls(std::move(tls)), m_endpointName(std::move(endpointName)),
-      m_user(std::move(user))
+      m_user(std::move(user)), m_timeout(timeout)
 {}
 
 RedisConnection::RedisConnection(RedisConnection &&) noexcept = default;
@@ -44,49 +92,78 @@ RedisConnection::~RedisConnection() = default;
 Expected<RedisConnection, RedisError> RedisConnection::open(const RedisEndpoint &endpoint,
                                                             std::chrono::milliseconds timeout)
 {
-    const QString name = endpoint.serverName();
+    const QDeadlineTimer deadline(timeout);
+    std::unique_ptr<TlsStream> stream;
+    std::unique_ptr<redisContext, ContextDeleter> ctx;
     if (endpoint.tls.enabled) {
-        auto stream = TlsStream::open(endpoint, timeout);
-        if (!stream)
-            return unexpected(stream.error());
-        RedisConnection conn(nullptr, std::move(*stream), name, endpoint.user);
-        auto ready = conn.authenticate(endpoint);
-        if (!ready)
-            return unexpected(ready.error());
-        return conn;
+        auto opened = TlsStream::open(endpoint, deadline);
+        if (!opened)
+            return unexpected(opened.error());
+        stream = std::move(*opened);
+    } else {
+        auto opened = connectSocket(endpoint, deadline);
+        if (!opened)
+            return unexpected(opened.error());
+        ctx = std::move(*opened);
     }
-    std::unique_ptr<redisContext, ContextDeleter> ctx(
-        endpoint.isSocket() ? redisConnectUnixWithTimeout(
-                                  endpoint.socketPath.toLocal8Bit().constData(), toTimeval(timeout))
-                            : redisConnectWithTimeout(endpoint.host.toUtf8().constData(),
-                                                      endpoint.port, toTimeval(timeout)));
-    if (!ctx)
-        return unexpected(
-            RedisError{RedisError::Kind::Connect,
-                       QStringLiteral("cannot allocate a connection to %1").arg(name)});
-    if (ctx->err) {
-        const bool timedOut =
-            ctx->err == REDIS_ERR_IO && (errno == ETIMEDOUT || errno == EINPROGRESS);
-        return unexpected(
-            RedisError{timedOut ? RedisError::Kind::Timeout : RedisError::Kind::Connect,
-                       QStringLiteral("cannot connect to %1: %2")
-                           .arg(name, QString::fromLocal8Bit(ctx->errstr))});
-    }
-    if (redisSetTimeout(ctx.get(), toTimeval(timeout)) != REDIS_OK)
-        return unexpected(RedisError{RedisError::Kind::Connect,
-                                     QStringLiteral("cannot set a timeout on %1").arg(name)});
-
-    RedisConnection conn(std::move(ctx), nullptr, name, endpoint.user);
-    auto ready = conn.authenticate(endpoint);
+    RedisConnection conn(std::move(ctx), std::move(stream), endpoint.serverName(), endpoint.user,
+                         timeout);
+    auto ready = conn.authenticate(endpoint, deadline);
     if (!ready)
         return unexpected(ready.error());
     return conn;
 }
 
+// A TCP connection to each address the name stands for in turn, or the Unix socket.
+Expected<std::unique_ptr<redisContext, RedisConnection::ContextDeleter>, RedisError>
+RedisConnection::connectSocket(const RedisEndpoint &endpoint, const QDeadlineTimer &deadline)
+{
+    const QString name = endpoint.serverName();
+    QStringList addresses;
+    if (!endpoint.isSocket()) {
+        auto resolved = resolveHost(endpoint.host, name, deadline);
+        if (!resolved)
+            return unexpected(resolved.error());
+        addresses = std::move(*resolved);
+    }
+    RedisError failed{RedisError::Kind::Connect, QStringLiteral("cannot connect to %1").arg(name)};
+    for (qsizetype i = 0; i < std::max<qsizetype>(1, addresses.size()); ++i) {
+        if (deadline.hasExpired())
+            return unexpected(
+                RedisError{RedisError::Kind::Timeout,
+                           QStringLiteral("cannot connect to %1: no answer in time").arg(name)});
+        std::unique_ptr<redisContext, ContextDeleter> ctx(
+            endpoint.isSocket()
+                ? redisConnectUnixWithTimeout(endpoint.socketPath.toLocal8Bit().constData(),
+                                              remainingTimeval(deadline))
+                : redisConnectWithTimeout(addresses.at(i).toLatin1().constData(), endpoint.port,
+                                          remainingTimeval(deadline)));
+        if (!ctx)
+            return unexpected(
+                RedisError{RedisError::Kind::Connect,
+                           QStringLiteral("cannot allocate a connection to %1").arg(name)});
+        if (ctx->err) {
+            const bool timedOut =
+                ctx->err == REDIS_ERR_IO && (errno == ETIMEDOUT || errno == EINPROGRESS);
+            failed = RedisError{timedOut ? RedisError::Kind::Timeout : RedisError::Kind::Connect,
+                                QStringLiteral("cannot connect to %1: %2")
+                                    .arg(name, QString::fromLocal8Bit(ctx->errstr))};
+            continue;
+        }
+        if (!makeNonBlocking(ctx.get()))
+            return unexpected(
+                RedisError{RedisError::Kind::Connect,
+                           QStringLiteral("cannot set up the connection to %1").arg(name)});
+        return ctx;
+    }
+    return unexpected(failed);
+}
+
 // AUTH and SELECT, and for TLS a first round trip in any case: a server that requires a client
 // certificate accepts the handshake (TLS 1.3 finishes it first) and ends the session at the
 // first read, which must be a TLS error at connect, not an I/O error at the first lookup.
-Expected<bool, RedisError> RedisConnection::authenticate(const RedisEndpoint &endpoint)
+Expected<bool, RedisError> RedisConnection::authenticate(const RedisEndpoint &endpoint,
+                                                         const QDeadlineTimer &deadline)
 {
     const auto asTls = [&](const RedisError &e) {
         if (!m_tls || (e.kind != RedisError::Kind::Io && e.kind != RedisError::Kind::Tls))
@@ -107,7 +184,7 @@ Expected<bool, RedisError> RedisConnection::authenticate(const RedisEndpoint &en
         if (!endpoint.user.isEmpty())
             auth << endpoint.user.toUtf8();
         auth << endpoint.password.toUtf8();
-        auto r = command(auth);
+        auto r = commandUntil(auth, deadline);
         if (!r) {
             const RedisError e = asTls(r.error());
             if (e.kind != r.error().kind)
@@ -124,12 +201,13 @@ Expected<bool, RedisError> RedisConnection::authenticate(const RedisEndpoint &en
                                              .arg(m_endpointName, who, e.message)});
         }
     } else if (m_tls) {
-        auto r = command({QByteArrayLiteral("PING")});
+        auto r = commandUntil({QByteArrayLiteral("PING")}, deadline);
         if (!r)
             return unexpected(asTls(r.error()));
     }
     if (endpoint.database != 0) {
-        auto r = command({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.database)});
+        auto r = commandUntil({QByteArrayLiteral("SELECT"), QByteArray::number(endpoint.database)},
+                              deadline);
         if (!r)
             return unexpected(RedisError{r.error().kind == RedisError::Kind::Server
                                              ? RedisError::Kind::Connect
@@ -159,6 +237,14 @@ RedisError RedisConnection::takeContextError()
     return {kind, QStringLiteral("%1: %2").arg(m_endpointName, text)};
 }
 
+RedisError RedisConnection::timedOut()
+{
+    m_broken = true;
+    return {RedisError::Kind::Timeout, QStringLiteral("%1 did not answer within %2 ms")
+                                           .arg(m_endpointName)
+                                           .arg(m_timeout.count())};
+}
+
 RedisResult RedisConnection::fromValue(RedisValue value, const QByteArray &command) const
 {
     if (!value.isError())
@@ -186,19 +272,31 @@ RedisResult RedisConnection::fromValue(RedisValue value, const QByteArray &comma
 
 RedisResult RedisConnection::command(const RedisCommand &argv)
 {
-    auto replies = pipeline({argv});
-    if (!replies)
-        return unexpected(replies.error());
-    return replies->first();
+    return commandUntil(argv, QDeadlineTimer(m_timeout));
+}
+
+RedisResult RedisConnection::commandUntil(const RedisCommand &argv, const QDeadlineTimer &deadline)
+{
+    auto sent = sendUntil({argv}, deadline);
+    if (!sent)
+        return unexpected(sent.error());
+    QList<RedisResult> results;
+    if (auto failed = receiveInto(1, results, deadline))
+        return unexpected(*failed);
+    return results.first();
 }
 
 Expected<QList<RedisResult>, RedisError>
 RedisConnection::pipeline(const QList<RedisCommand> &commands)
 {
-    auto sent = send(commands);
+    const QDeadlineTimer deadline(m_timeout);
+    auto sent = sendUntil(commands, deadline);
     if (!sent)
         return unexpected(sent.error());
-    return receive(commands.size());
+    QList<RedisResult> results;
+    if (auto failed = receiveInto(commands.size(), results, deadline))
+        return unexpected(*failed);
+    return results;
 }
 
 RedisError RedisConnection::discarded() const
@@ -209,6 +307,12 @@ RedisError RedisConnection::discarded() const
 }
 
 Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> &commands)
+{
+    return sendUntil(commands, QDeadlineTimer(m_timeout));
+}
+
+Expected<qsizetype, RedisError> RedisConnection::sendUntil(const QList<RedisCommand> &commands,
+                                                           const QDeadlineTimer &deadline)
 {
     if (m_broken || (!m_ctx && !m_tls))
         return unexpected(discarded());
@@ -240,7 +344,7 @@ Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> 
         }
     }
     if (m_tls) {
-        auto written = m_tls->write(wire);
+        auto written = m_tls->write(wire, deadline);
         if (!written) {
             m_broken = true;
             return unexpected(written.error());
@@ -252,9 +356,17 @@ Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> 
         // Written now, not at the next read: the server starts on this batch while the caller
         // still reads the replies of an earlier one.
         int done = 0;
-        while (!done)
+        for (;;) {
             if (redisBufferWrite(m_ctx.get(), &done) != REDIS_OK)
                 return unexpected(takeContextError());
+            if (done)
+                break;
+            const Ready ready = waitFor(m_ctx->fd, POLLOUT, deadline);
+            if (ready == Ready::Deadline)
+                return unexpected(timedOut());
+            if (ready == Ready::Failed)
+                return unexpected(takeContextError());
+        }
     }
     ++m_roundTrips;
     for (const RedisCommand &cmd : commands)
@@ -265,12 +377,31 @@ Expected<qsizetype, RedisError> RedisConnection::send(const QList<RedisCommand> 
 Expected<QList<RedisResult>, RedisError> RedisConnection::receive(qsizetype count)
 {
     QList<RedisResult> results;
-    if (auto failed = receiveInto(count, results))
+    if (auto failed = receiveInto(count, results, QDeadlineTimer(m_timeout)))
         return unexpected(*failed);
     return results;
 }
 
-std::optional<RedisError> RedisConnection::receiveInto(qsizetype count, QList<RedisResult> &results)
+Expected<RedisValue, RedisError> RedisConnection::readSocketReply(const QDeadlineTimer &deadline)
+{
+    for (;;) {
+        void *raw = nullptr;
+        if (redisGetReplyFromReader(m_ctx.get(), &raw) != REDIS_OK)
+            return unexpected(takeContextError());
+        if (raw) {
+            ReplyPtr reply(raw);
+            return RedisValue::fromReply(static_cast<redisReply *>(raw));
+        }
+        const Ready ready = waitFor(m_ctx->fd, POLLIN, deadline);
+        if (ready == Ready::Deadline)
+            return unexpected(timedOut());
+        if (ready == Ready::Failed || redisBufferRead(m_ctx.get()) != REDIS_OK)
+            return unexpected(takeContextError());
+    }
+}
+
+std::optional<RedisError> RedisConnection::receiveInto(qsizetype count, QList<RedisResult> &results,
+                                                       const QDeadlineTimer &deadline)
 {
     if (m_broken || (!m_ctx && !m_tls))
         return discarded();
@@ -281,21 +412,12 @@ std::optional<RedisError> RedisConnection::receiveInto(qsizetype count, QList<Re
             QStringLiteral("asked for %1 replies, %2 outstanding").arg(count).arg(outstanding)};
     results.reserve(results.size() + count);
     for (qsizetype i = 0; i < count; ++i) {
-        RedisValue value;
-        if (m_tls) {
-            auto read = m_tls->readReply();
-            if (!read) {
-                m_broken = true;
-                return read.error();
-            }
-            value = std::move(*read);
-        } else {
-            void *raw = nullptr;
-            if (redisGetReply(m_ctx.get(), &raw) != REDIS_OK)
-                return takeContextError();
-            ReplyPtr reply(raw);
-            value = RedisValue::fromReply(static_cast<redisReply *>(raw));
+        auto read = m_tls ? m_tls->readReply(deadline) : readSocketReply(deadline);
+        if (!read) {
+            m_broken = true;
+            return read.error();
         }
+        RedisValue value = std::move(*read);
         const QByteArray name = std::move(m_unanswered.front());
         m_unanswered.pop_front();
         results.append(fromValue(std::move(value), name));
@@ -307,10 +429,11 @@ QList<RedisResult> RedisConnection::exchange(const QList<RedisCommand> &commands
 {
     QList<RedisResult> results;
     const bool usable = !m_broken && (m_ctx || m_tls);
-    auto sent = send(commands);
+    const QDeadlineTimer deadline(m_timeout);
+    auto sent = sendUntil(commands, deadline);
     std::optional<RedisError> failed;
     if (sent)
-        failed = receiveInto(commands.size(), results);
+        failed = receiveInto(commands.size(), results, deadline);
     else
         failed = sent.error();
     if (!failed)

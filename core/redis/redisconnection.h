@@ -1,5 +1,10 @@
-// A move-only Redis connection with timeouts on connect and on every command, and pipelining:
+// A move-only Redis connection with deadlines on connect and on every command, and pipelining:
 // over hiredis' own socket for TCP and Unix sockets, over a TlsStream (QSslSocket) for rediss://.
+//
+// The timeout is a deadline for the whole call, not a bound on each wait for a byte: a server
+// that drips one byte at a time just inside the timeout cannot keep a command alive for ever.
+// hiredis' own blocking reads only bound each read(), so the socket is non-blocking and every
+// wait here is a poll() against the call's deadline.
 #pragma once
 
 #include "config/connectionurl.h"
@@ -8,6 +13,7 @@
 #include "util/expected.h"
 
 #include <QByteArray>
+#include <QDeadlineTimer>
 #include <QList>
 #include <chrono>
 #include <deque>
@@ -27,8 +33,10 @@ class RedisConnection final
 {
 public:
     // Connects (TCP, Unix socket or TLS), authenticates and selects the database, all within
-    // `timeout`. A TLS connection also confirms its session with a first round trip, so a
-    // server that refuses it (no client certificate) fails here, as a Tls error.
+    // one `timeout`: name resolution, connect, TLS handshake, AUTH and SELECT share it. A TLS
+    // connection also confirms its session with a first round trip, so a server that refuses
+    // it (no client certificate) fails here, as a Tls error. Each later call has `timeout` of
+    // its own.
     static Expected<RedisConnection, RedisError> open(const RedisEndpoint &endpoint,
                                                       std::chrono::milliseconds timeout);
 
@@ -39,7 +47,8 @@ public:
     // One command, one round trip. A server error reply is returned as RedisError::Server.
     RedisResult command(const RedisCommand &argv);
 
-    // Writes every command, then reads every reply: one round trip for the whole batch.
+    // Writes every command, then reads every reply: one round trip for the whole batch, all
+    // within one timeout.
     // The outer error means the connection failed (no reply can be trusted); inner errors are
     // per-command server errors.
     Expected<QList<RedisResult>, RedisError> pipeline(const QList<RedisCommand> &commands);
@@ -67,18 +76,30 @@ private:
     };
 
     RedisConnection(std::unique_ptr<redisContext, ContextDeleter> ctx,
-                    std::unique_ptr<TlsStream> tls, QString endpointName, QString user);
-    Expected<bool, RedisError> authenticate(const RedisEndpoint &endpoint);
+                    std::unique_ptr<TlsStream> tls, QString endpointName, QString user,
+                    std::chrono::milliseconds timeout);
+    static Expected<std::unique_ptr<redisContext, ContextDeleter>, RedisError>
+    connectSocket(const RedisEndpoint &endpoint, const QDeadlineTimer &deadline);
+    Expected<bool, RedisError> authenticate(const RedisEndpoint &endpoint,
+                                            const QDeadlineTimer &deadline);
+    RedisResult commandUntil(const RedisCommand &argv, const QDeadlineTimer &deadline);
+    Expected<qsizetype, RedisError> sendUntil(const QList<RedisCommand> &commands,
+                                              const QDeadlineTimer &deadline);
     RedisError takeContextError();
+    RedisError timedOut();
     RedisError discarded() const;
     RedisResult fromValue(RedisValue value, const QByteArray &command) const;
     // Reads up to `count` replies into `results`; the connection's error where it failed first.
-    std::optional<RedisError> receiveInto(qsizetype count, QList<RedisResult> &results);
+    std::optional<RedisError> receiveInto(qsizetype count, QList<RedisResult> &results,
+                                          const QDeadlineTimer &deadline);
+    // One reply off hiredis' socket, waiting for its bytes until `deadline`.
+    Expected<RedisValue, RedisError> readSocketReply(const QDeadlineTimer &deadline);
 
     std::unique_ptr<redisContext, ContextDeleter> m_ctx; // TCP and Unix sockets
     std::unique_ptr<TlsStream> m_tls;                    // rediss://
     QString m_endpointName;
     QString m_user; // named in a NOPERM error; never the password
+    std::chrono::milliseconds m_timeout;
     bool m_broken = false;
     qint64 m_roundTrips = 0;
     std::deque<QByteArray> m_unanswered; // names of the commands whose replies were not read yet

@@ -1,19 +1,24 @@
 #include "redis/tlsstream.h"
 
+#include "redis/hostresolver.h"
+
 #include <QDeadlineTimer>
 #include <QSslConfiguration>
 #include <QSslSocket>
 #include <QStringList>
 #include <algorithm>
+#include <climits>
 #include <hiredis/hiredis.h>
 
 namespace reclaim {
 
 namespace {
 
+// What is left of `deadline` for one waitFor*() call: at least 1 ms (0 would not wait at all,
+// and -1 for ever), so an expired deadline fails the wait as a timeout.
 int waitMs(const QDeadlineTimer &deadline)
 {
-    return static_cast<int>(std::max<qint64>(1, deadline.remainingTime()));
+    return static_cast<int>(std::clamp<qint64>(deadline.remainingTime(), 1, INT_MAX));
 }
 
 } // namespace
@@ -23,16 +28,14 @@ void TlsStream::ReaderDeleter::operator()(redisReader *r) const
     redisReaderFree(r);
 }
 
-TlsStream::TlsStream(std::unique_ptr<QSslSocket> socket, QString server,
-                     std::chrono::milliseconds timeout)
-    : m_socket(std::move(socket)), m_reader(redisReaderCreate()), m_server(std::move(server)),
-      m_timeout(timeout)
+TlsStream::TlsStream(std::unique_ptr<QSslSocket> socket, QString server)
+    : m_socket(std::move(socket)), m_reader(redisReaderCreate()), m_server(std::move(server))
 {}
 
 TlsStream::~TlsStream() = default;
 
 Expected<std::unique_ptr<TlsStream>, RedisError> TlsStream::open(const RedisEndpoint &endpoint,
-                                                                 std::chrono::milliseconds timeout)
+                                                                 const QDeadlineTimer &deadline)
 {
     const QString server = endpoint.serverName();
     if (!QSslSocket::supportsSsl())
@@ -63,17 +66,23 @@ Expected<std::unique_ptr<TlsStream>, RedisError> TlsStream::open(const RedisEndp
     // The name the certificate must carry, and the SNI sent (Qt sends none for an IP address).
     const QString peerName =
         endpoint.tls.serverName.isEmpty() ? endpoint.host : endpoint.tls.serverName;
-    const QDeadlineTimer deadline(timeout);
-    socket->connectToHostEncrypted(endpoint.host, static_cast<quint16>(endpoint.port), peerName);
-    if (!socket->waitForConnected(waitMs(deadline))) {
-        const bool timedOut = socket->error() == QAbstractSocket::SocketTimeoutError;
-        return unexpected(RedisError{
-            timedOut ? RedisError::Kind::Timeout : RedisError::Kind::Connect,
-            timedOut
-                ? QStringLiteral("cannot connect to %1: no answer within %2 ms")
-                      .arg(server)
-                      .arg(timeout.count())
-                : QStringLiteral("cannot connect to %1: %2").arg(server, socket->errorString())});
+    auto addresses = resolveHost(endpoint.host, server, deadline);
+    if (!addresses)
+        return unexpected(addresses.error());
+    // Each address in turn, as hiredis does for plain TCP; the name is verified either way.
+    for (const QString &address : *addresses) {
+        socket->connectToHostEncrypted(address, static_cast<quint16>(endpoint.port), peerName);
+        if (socket->waitForConnected(waitMs(deadline)))
+            break;
+        const bool timedOut =
+            socket->error() == QAbstractSocket::SocketTimeoutError || deadline.hasExpired();
+        if (timedOut || address == addresses->last())
+            return unexpected(RedisError{
+                timedOut ? RedisError::Kind::Timeout : RedisError::Kind::Connect,
+                timedOut ? QStringLiteral("cannot connect to %1: no answer in time").arg(server)
+                         : QStringLiteral("cannot connect to %1: %2")
+                               .arg(server, socket->errorString())});
+        socket->abort();
     }
     if (!socket->waitForEncrypted(waitMs(deadline))) {
         QStringList reasons;
@@ -87,11 +96,9 @@ Expected<std::unique_ptr<TlsStream>, RedisError> TlsStream::open(const RedisEndp
                         e.error() == QSslError::SelfSignedCertificate;
         }
         if (reasons.isEmpty() && socket->error() == QAbstractSocket::SocketTimeoutError)
-            return unexpected(
-                RedisError{RedisError::Kind::Timeout,
-                           QStringLiteral("TLS handshake with %1 did not complete within %2 ms")
-                               .arg(server)
-                               .arg(timeout.count())});
+            return unexpected(RedisError{
+                RedisError::Kind::Timeout,
+                QStringLiteral("TLS handshake with %1 did not complete in time").arg(server)});
         if (reasons.isEmpty())
             reasons << socket->errorString();
         reasons.removeDuplicates();
@@ -100,7 +107,7 @@ Expected<std::unique_ptr<TlsStream>, RedisError> TlsStream::open(const RedisEndp
                                                   "failed: %3")
                                        .arg(server, peerName, reasons.join(QStringLiteral("; ")))});
     }
-    return std::unique_ptr<TlsStream>(new TlsStream(std::move(socket), server, timeout));
+    return std::unique_ptr<TlsStream>(new TlsStream(std::move(socket), server));
 }
 
 RedisError TlsStream::socketError(const QString &doing) const
@@ -122,19 +129,24 @@ RedisError TlsStream::socketError(const QString &doing) const
     }
 }
 
-Expected<bool, RedisError> TlsStream::write(const QByteArray &bytes)
+Expected<bool, RedisError> TlsStream::write(const QByteArray &bytes, const QDeadlineTimer &deadline)
 {
     if (m_socket->write(bytes) != bytes.size())
         return unexpected(socketError(QStringLiteral("writing")));
     // Written now, not at the next read: the server starts on this batch while the caller
     // still reads the replies of an earlier one.
-    while (m_socket->bytesToWrite() > 0 || m_socket->encryptedBytesToWrite() > 0)
-        if (!m_socket->waitForBytesWritten(static_cast<int>(m_timeout.count())))
+    while (m_socket->bytesToWrite() > 0 || m_socket->encryptedBytesToWrite() > 0) {
+        if (deadline.hasExpired())
+            return unexpected(
+                RedisError{RedisError::Kind::Timeout,
+                           QStringLiteral("%1 did not take the command in time").arg(m_server)});
+        if (!m_socket->waitForBytesWritten(waitMs(deadline)))
             return unexpected(socketError(QStringLiteral("writing")));
+    }
     return true;
 }
 
-Expected<RedisValue, RedisError> TlsStream::readReply()
+Expected<RedisValue, RedisError> TlsStream::readReply(const QDeadlineTimer &deadline)
 {
     for (;;) {
         void *raw = nullptr;
@@ -147,8 +159,11 @@ Expected<RedisValue, RedisError> TlsStream::readReply()
             freeReplyObject(raw);
             return value;
         }
-        if (m_socket->bytesAvailable() == 0 &&
-            !m_socket->waitForReadyRead(static_cast<int>(m_timeout.count())) &&
+        if (m_socket->bytesAvailable() == 0 && deadline.hasExpired())
+            return unexpected(
+                RedisError{RedisError::Kind::Timeout,
+                           QStringLiteral("%1 did not answer in time").arg(m_server)});
+        if (m_socket->bytesAvailable() == 0 && !m_socket->waitForReadyRead(waitMs(deadline)) &&
             m_socket->bytesAvailable() == 0)
             return unexpected(socketError(QStringLiteral("reading a reply")));
         const QByteArray chunk = m_socket->readAll();

@@ -8,7 +8,7 @@
 #include "util/expected.h"
 
 #include <QByteArray>
-#include <chrono>
+#include <QDeadlineTimer>
 #include <memory>
 
 class QSslSocket;
@@ -16,21 +16,23 @@ struct redisReader;
 
 namespace reclaim {
 
-// Blocking, with every wait bounded by the timeout: the waitFor*() calls need no event loop, so
-// a stream works on whichever thread opened it (and only there: the socket is a QObject).
+// Blocking, with every call bounded by the caller's deadline: the waitFor*() calls need no event
+// loop, so a stream works on whichever thread opened it (and only there: the socket is a QObject).
 class TlsStream final
 {
 public:
-    // Connects and completes the handshake with the endpoint's verification settings.
+    // Resolves the host, connects and completes the handshake with the endpoint's verification
+    // settings, all before `deadline`. The name is resolved here (redis/hostresolver.h), not by
+    // QAbstractSocket, whose blocking connect looks it up with no bound.
     static Expected<std::unique_ptr<TlsStream>, RedisError> open(const RedisEndpoint &endpoint,
-                                                                 std::chrono::milliseconds timeout);
+                                                                 const QDeadlineTimer &deadline);
     ~TlsStream();
     Q_DISABLE_COPY_MOVE(TlsStream)
 
-    // Writes the bytes and waits until the socket took them all.
-    Expected<bool, RedisError> write(const QByteArray &bytes);
-    // The next reply, waiting for its bytes as long as they keep arriving within the timeout.
-    Expected<RedisValue, RedisError> readReply();
+    // Writes the bytes and waits until the socket took them all, at most until `deadline`.
+    Expected<bool, RedisError> write(const QByteArray &bytes, const QDeadlineTimer &deadline);
+    // The next reply, whole before `deadline`: bytes that keep trickling in do not extend it.
+    Expected<RedisValue, RedisError> readReply(const QDeadlineTimer &deadline);
 
 private:
     struct ReaderDeleter
@@ -38,14 +40,12 @@ private:
         void operator()(redisReader *r) const;
     };
 
-    TlsStream(std::unique_ptr<QSslSocket> socket, QString server,
-              std::chrono::milliseconds timeout);
+    TlsStream(std::unique_ptr<QSslSocket> socket, QString server);
     RedisError socketError(const QString &doing) const;
 
     std::unique_ptr<QSslSocket> m_socket;
     std::unique_ptr<redisReader, ReaderDeleter> m_reader;
     QString m_server;
-    std::chrono::milliseconds m_timeout;
 };
 
 } // namespace reclaim
