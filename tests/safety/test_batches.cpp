@@ -457,6 +457,42 @@ private slots:
         }
         QCOMPARE(auditResults().filter(QStringLiteral("=applied")).size(), 3);
     }
+
+    // As above, and the server cannot be reached again either (the relay goes dark for every
+    // connection after the COMMIT): what the transaction did cannot be read, so each action is
+    // "unknown: the write may have committed" — never "row write failed" — and the rows did
+    // commit, as the next run will read.
+    void aCommitWhoseAnswerIsLostAndCannotBeReadAgainIsUnknown()
+    {
+        seedOrphans(3);
+        CommitProxy proxy(m_config.postgres.host, m_config.postgres.port);
+        QVERIFY(proxy.port() > 0);
+        m_config.postgres.port = proxy.port();
+        m_config.run.postgresTimeout = std::chrono::milliseconds(1000);
+        RedisAdapters redis(m_config.redis, m_config.run);
+        BatchHooks hooks(redis.queue);
+        hooks.after = [&] {
+            proxy.arm(CommitProxy::Arm::SwallowCommitThenDark);
+        };
+        const RunReport r = runHooked(hooks, redis);
+        QVERIFY(proxy.swallowed());
+        QCOMPARE(r.actions.size(), 3);
+        for (const Action *a : actionsOf(r)) {
+            QVERIFY2(a->result == ActionResult::Unknown,
+                     qPrintable(actionResultName(a->result) + QLatin1Char(' ') + a->resultDetail));
+            QVERIFY2(a->resultDetail.contains(QLatin1String("the write may have committed")),
+                     qPrintable(a->resultDetail));
+            QVERIFY2(!a->resultDetail.contains(QLatin1String("failed:")) ||
+                         a->resultDetail.contains(QLatin1String("reading its audit rows again")),
+                     qPrintable(a->resultDetail));
+        }
+        // The truth, read past the relay: the transaction committed.
+        for (int i = 1; i <= 3; ++i) {
+            QVERIFY(jobExists(i));
+            QCOMPARE(rowState(i).value(0).toString(), QStringLiteral("QUEUED"));
+        }
+        QCOMPARE(auditResults().filter(QStringLiteral("=applied")).size(), 3);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBatches)
