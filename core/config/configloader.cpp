@@ -552,6 +552,30 @@ void readRedisTls(ObjectReader r, RedisEndpoint &redis, const QString &urlKey)
         throw Invalid{r.pathOf(files.error().key), files.error().problem};
 }
 
+// connections.redisSentinel: the sentinels' own user and password (Sentinel's `requirepass`, or
+// an ACL user on the sentinels), apart from the URL's, which are the master's.
+void readRedisSentinel(ObjectReader r, RedisEndpoint &redis, const QString &urlKey)
+{
+    const bool given = !r.isEmpty();
+    const QString user = r.string(QStringLiteral("user"), {});
+    const QString password = r.string(QStringLiteral("password"), {});
+    r.rejectUnknownKeys();
+    if (!given)
+        return;
+    if (!redis.sentinel)
+        throw Invalid{r.path(), QStringLiteral("is set, but %1 is not a redis[s]+sentinel:// URL: "
+                                               "there are no sentinels to use it with")
+                                    .arg(urlKey)};
+    if (password.isEmpty())
+        throw Invalid{r.pathOf(QStringLiteral("password")),
+                      user.isEmpty() ? QStringLiteral("is required: the sentinels' password")
+                                     : QStringLiteral("is required with %1: a user without its "
+                                                      "password would be the default user")
+                                           .arg(r.pathOf(QStringLiteral("user")))};
+    redis.sentinel->user = user;
+    redis.sentinel->password = password;
+}
+
 } // namespace
 
 Expected<ReclaimConfig, ConfigError> ConfigLoader::loadFile(const QString &path,
@@ -595,10 +619,12 @@ Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &js
         config.redis = readEndpoint<RedisEndpoint>(
             connections, QStringLiteral("redisUrl"), QStringLiteral("RECLAIM_REDIS_URL"), env,
             [](const QString &url) { return parseRedisUrl(url); });
-        readRedisTls(connections.object(QStringLiteral("redisTls")), config.redis,
-                     env.value(QStringLiteral("RECLAIM_REDIS_URL")).isEmpty()
-                         ? connections.pathOf(QStringLiteral("redisUrl"))
-                         : QStringLiteral("$RECLAIM_REDIS_URL"));
+        const QString redisUrlKey = env.value(QStringLiteral("RECLAIM_REDIS_URL")).isEmpty()
+                                        ? connections.pathOf(QStringLiteral("redisUrl"))
+                                        : QStringLiteral("$RECLAIM_REDIS_URL");
+        readRedisTls(connections.object(QStringLiteral("redisTls")), config.redis, redisUrlKey);
+        readRedisSentinel(connections.object(QStringLiteral("redisSentinel")), config.redis,
+                          redisUrlKey);
         connections.rejectUnknownKeys();
         config.run = readRun(root.object(QStringLiteral("run")));
 

@@ -57,8 +57,9 @@ QString RedisEndpoint::redacted() const
                                  : user +
                                        (password.isEmpty() ? QString() : QStringLiteral(":***")) +
                                        QLatin1Char('@');
-        return QStringLiteral("redis+sentinel://%1%2/%3")
-            .arg(auth, sentinel->describe(), QString::number(database));
+        return QStringLiteral("%1://%2%3/%4")
+            .arg(tls.enabled ? QLatin1String("rediss+sentinel") : QLatin1String("redis+sentinel"),
+                 auth, sentinel->describe(), QString::number(database));
     }
     if (isSocket()) {
         QString auth;
@@ -77,7 +78,8 @@ const QLatin1String kPostgresForm("postgresql://user[:password]@host[:port]/data
 // Every form parseRedisUrl() takes, so an unknown scheme is answered with all of them.
 const QLatin1String kRedisForm(
     "redis[s]://[[user]:password@]host[:port][/database], "
-    "redis+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database] or "
+    "redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database] "
+    "or "
     "unix://[[user]:password@]/path/redis.sock[?db=N]");
 
 // The scheme, or why there is none. Only [a-z0-9+.-] before "://" is taken as a scheme, so
@@ -285,9 +287,14 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text, RedisPasswor
     const auto scheme = schemeOf(text, kRedisForm);
     if (!scheme)
         return unexpected(scheme.error());
-    // Sentinel and Unix sockets have parsers of their own; rediss:// is redis:// with TLS.
-    if (*scheme == QLatin1String("redis+sentinel"))
-        return parseSentinelUrl(text);
+    // Sentinel and Unix sockets have parsers of their own; rediss:// is redis:// with TLS, and
+    // rediss+sentinel:// is TLS to the sentinels and to the master they name.
+    if (*scheme == QLatin1String("redis+sentinel") || *scheme == QLatin1String("rediss+sentinel")) {
+        auto e = parseSentinelUrl(text);
+        if (e)
+            e->tls.enabled = *scheme == QLatin1String("rediss+sentinel");
+        return e;
+    }
     if (*scheme == QLatin1String("unix"))
         return parseUnixUrl(text, password);
     const bool tls = *scheme == QLatin1String("rediss");

@@ -8,7 +8,7 @@ namespace reclaim {
 namespace {
 
 const QLatin1String kSentinelForm(
-    "redis+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database]");
+    "redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database]");
 
 // One "host[:port]" of the sentinel list. Only host and port are ever quoted in a message:
 // the userinfo was split off before.

@@ -7,8 +7,10 @@
 
 namespace reclaim {
 
-// redis+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database]
-// The user and password are the master's (and its replicas'), never sent to a sentinel.
+// redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database]
+// The user and password are the master's (and its replicas'), never sent to a sentinel: the
+// sentinels' own come from connections.redisSentinel (SentinelSpec::user/password). The caller
+// sets TLS for the rediss+ form.
 Expected<RedisEndpoint, QString> parseSentinelUrl(const QString &url);
 
 } // namespace reclaim

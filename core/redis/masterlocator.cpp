@@ -14,17 +14,17 @@ QString nodeName(const SentinelSpec::Node &node)
         .arg(node.port);
 }
 
-// The endpoint of one sentinel: no credentials (the URL's are the master's) and no database
-// (a sentinel has none); anything else the endpoint carries, a transport option for example,
-// is the deployment's and applies to the sentinels too.
+// The endpoint of one sentinel: the sentinels' own credentials, never the URL's (those are the
+// master's), and no database (a sentinel has none); anything else the endpoint carries, TLS
+// for example, is the deployment's and applies to the sentinels too.
 RedisEndpoint sentinelEndpoint(const RedisEndpoint &endpoint, const SentinelSpec::Node &node)
 {
     RedisEndpoint e = endpoint;
     e.sentinel.reset();
     e.host = node.host;
     e.port = node.port;
-    e.user.clear();
-    e.password.clear();
+    e.user = endpoint.sentinel->user;
+    e.password = endpoint.sentinel->password;
     e.database = 0;
     return e;
 }
@@ -34,15 +34,27 @@ Expected<SentinelSpec::Node, QString> askOne(const RedisEndpoint &endpoint,
                                              const SentinelSpec::Node &node,
                                              std::chrono::milliseconds timeout)
 {
+    // A sentinel with a password of its own answers NOAUTH to one who gave none: at the TLS
+    // connection's first PING, or at the question.
+    const auto refusal = [&](const RedisError &e) {
+        const bool wantsPassword =
+            e.kind == RedisError::Kind::Auth && endpoint.sentinel->password.isEmpty();
+        return e.message + (wantsPassword ? QStringLiteral(" (a sentinel that requires a "
+                                                           "password of its own: set "
+                                                           "connections.redisSentinel.password)")
+                                          : QString());
+    };
     auto conn = RedisConnection::open(sentinelEndpoint(endpoint, node), timeout);
     if (!conn)
-        return unexpected(conn.error().message);
+        return unexpected(refusal(conn.error()));
     const QString &master = endpoint.sentinel->masterName;
     auto reply = conn->command({QByteArrayLiteral("SENTINEL"),
                                 QByteArrayLiteral("get-master-addr-by-name"), master.toUtf8()});
     if (!reply)
-        return unexpected(QStringLiteral("%1 refused SENTINEL get-master-addr-by-name: %2")
-                              .arg(nodeName(node), reply.error().message));
+        return unexpected(reply.error().kind == RedisError::Kind::Auth
+                              ? refusal(reply.error())
+                              : QStringLiteral("%1 refused SENTINEL get-master-addr-by-name: %2")
+                                    .arg(nodeName(node), reply.error().message));
     if (reply->isNil())
         return unexpected(
             QStringLiteral("%1 does not monitor a master named '%2'").arg(nodeName(node), master));
@@ -87,8 +99,21 @@ std::optional<RedisError> notMaster(RedisConnection &conn)
 Expected<RedisConnection, RedisError> openMaster(const RedisEndpoint &endpoint,
                                                  std::chrono::milliseconds timeout)
 {
-    if (!endpoint.sentinel)
-        return RedisConnection::open(endpoint, timeout);
+    if (!endpoint.sentinel) {
+        // A plain URL may name a replica: an old master after a failover, or a replica with
+        // `replica-read-only no`, which would take the writes and lose them at the next sync.
+        auto conn = RedisConnection::open(endpoint, timeout);
+        if (!conn)
+            return conn;
+        if (auto wrong = notMaster(*conn))
+            return unexpected(RedisError{
+                wrong->kind,
+                wrong->message + (wrong->message.contains(QLatin1String("is a replica"))
+                                      ? QStringLiteral(" (point the URL at the master, or use "
+                                                       "redis+sentinel:// where failovers happen)")
+                                      : QString())});
+        return conn;
+    }
     // Each sentinel in turn: one that lags behind a failover may still name the old master, now
     // a replica, and the next one may already know the new one.
     QStringList said;

@@ -587,6 +587,65 @@ private slots:
         QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
     }
 
+    // connections.redisSentinel: the sentinels' own credentials, only with a sentinel URL, never
+    // a user without its password, never quoted.
+    void redisSentinel_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QJsonObject>("sentinel");
+        QTest::addColumn<QString>("expected"); // empty: loads
+        const QString url = QStringLiteral("redis+sentinel://:hunter2@s1,s2/mymaster");
+        QTest::newRow("password") << url
+                                  << QJsonObject{{QStringLiteral("password"),
+                                                  QStringLiteral("sentinel-pw")}}
+                                  << QString();
+        QTest::newRow("ACL user, TLS")
+            << QStringLiteral("rediss+sentinel://:hunter2@s1,s2/mymaster")
+            << QJsonObject{{QStringLiteral("user"), QStringLiteral("watcher")},
+                           {QStringLiteral("password"), QStringLiteral("sentinel-pw")}}
+            << QString();
+        QTest::newRow("not a sentinel url")
+            << QStringLiteral("redis://:hunter2@127.0.0.1:6379/0")
+            << QJsonObject{{QStringLiteral("password"), QStringLiteral("sentinel-pw")}}
+            << "test.json: connections.redisSentinel: is set, but connections.redisUrl is not a "
+               "redis[s]+sentinel:// URL";
+        QTest::newRow("user without password")
+            << url << QJsonObject{{QStringLiteral("user"), QStringLiteral("watcher")}}
+            << "test.json: connections.redisSentinel.password: is required with "
+               "connections.redisSentinel.user";
+        QTest::newRow("misspelt key")
+            << url << QJsonObject{{QStringLiteral("pass"), QStringLiteral("sentinel-pw")}}
+            << "test.json: connections.redisSentinel.pass: unknown key";
+    }
+
+    void redisSentinel()
+    {
+        QFETCH(QString, url);
+        QFETCH(QJsonObject, sentinel);
+        QFETCH(QString, expected);
+        QJsonObject config = sample();
+        QJsonObject connections = config.value(QStringLiteral("connections")).toObject();
+        connections[QStringLiteral("redisUrl")] = url;
+        connections[QStringLiteral("redisSentinel")] = sentinel;
+        config[QStringLiteral("connections")] = connections;
+        auto c = ConfigLoader::loadJson(QJsonDocument(config).toJson(), QStringLiteral("test.json"),
+                                        emptyEnv());
+        if (expected.isEmpty()) {
+            QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+            QVERIFY(c->redis.sentinel.has_value());
+            QCOMPARE(c->redis.sentinel->user, sentinel.value(QStringLiteral("user")).toString());
+            QCOMPARE(c->redis.sentinel->password,
+                     sentinel.value(QStringLiteral("password")).toString());
+            QCOMPARE(c->redis.password, QStringLiteral("hunter2")); // the master's, apart
+            QVERIFY(!c->redis.redacted().contains(QLatin1String("sentinel-pw")));
+            return;
+        }
+        QVERIFY(!c.hasValue());
+        QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
+        QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
+        QVERIFY(!c.error().toString().contains(QLatin1String("sentinel-pw")));
+    }
+
     void redactSecretsInFreeText()
     {
         QCOMPARE(redactSecrets(QStringLiteral("cannot reach postgresql://u:pw@h:1/d now")),
@@ -611,7 +670,7 @@ private slots:
         QVERIFY(!c.hasValue());
         const QString error = c.error().toString();
         for (const char *form :
-             {"redis[s]://", "redis+sentinel://", "unix://", "[[user]:password@]"})
+             {"redis[s]://", "redis[s]+sentinel://", "unix://", "[[user]:password@]"})
             QVERIFY2(error.contains(QLatin1String(form)), qPrintable(error));
     }
 

@@ -45,7 +45,7 @@ void TestConnectionUrl::redisRefused_data()
 
     const QString expected = QStringLiteral(
         " (expected redis[s]://[[user]:password@]host[:port][/database], "
-        "redis+sentinel://[[user]:password@]host[:port][,host[:port]...]/"
+        "redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/"
         "masterName[/database] or unix://[[user]:password@]/path/redis.sock[?db=N])");
     QTest::newRow("port above 65535") << "redis://127.0.0.1:70000/0"
                                       << "port 70000 is out of range (1 to 65535)";

@@ -16,6 +16,7 @@ private slots:
     void accepted();
     void refused_data();
     void refused();
+    void tlsForm();
 };
 
 namespace {
@@ -91,7 +92,7 @@ void TestSentinelUrl::refused_data()
     QTest::addColumn<QString>("url");
     QTest::addColumn<QString>("message");
     const QString form = QStringLiteral(
-        "(expected redis+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName"
+        "(expected redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName"
         "[/database])");
     QTest::newRow("no master name")
         << "redis+sentinel://:qq7zz9@s1:26379" << QStringLiteral("no master name ") + form;
@@ -130,6 +131,21 @@ void TestSentinelUrl::refused()
     QCOMPARE(r.error(), message);
     QVERIFY2(!r.error().contains(QLatin1String("qq7")) && !r.error().contains(QLatin1String("zz9")),
              qPrintable(r.error()));
+}
+
+// rediss+sentinel://: TLS to the sentinels and to the master they name; plain otherwise.
+void TestSentinelUrl::tlsForm()
+{
+    const auto tls = parseRedisUrl(QStringLiteral("rediss+sentinel://app:qq7zz9@s1,s2:5000/m/2"));
+    QVERIFY2(tls.hasValue(), tls ? "" : qPrintable(tls.error()));
+    QVERIFY(tls->tls.enabled);
+    QCOMPARE(tls->sentinel->sentinels.size(), 2);
+    QCOMPARE(tls->database, 2);
+    QCOMPARE(tls->redacted(), QStringLiteral("rediss+sentinel://app:***@s1:26379,s2:5000/m/2"));
+    QVERIFY(tls->sentinel->user.isEmpty() && tls->sentinel->password.isEmpty());
+    const auto plain = parseRedisUrl(QStringLiteral("redis+sentinel://s1/m"));
+    QVERIFY(plain.hasValue());
+    QVERIFY(!plain->tls.enabled);
 }
 
 QTEST_GUILESS_MAIN(TestSentinelUrl)

@@ -37,7 +37,15 @@ bool waitUntil(const std::function<bool()> &ready, int timeoutMs)
 
 } // namespace
 
-SentinelSet::SentinelSet(QString password) : m_password(std::move(password))
+SentinelSet::SentinelSet(QString password)
+    : SentinelSet([&] {
+          Options o;
+          o.password = std::move(password);
+          return o;
+      }())
+{}
+
+SentinelSet::SentinelSet(Options options) : m_options(std::move(options))
 {
     const QList<int> ports = freePorts(6);
     m_dataPorts[0] = ports[0];
@@ -68,6 +76,38 @@ Expected<RedisConnection, RedisError> SentinelSet::connect(int port, const QStri
     return RedisConnection::open(e, std::chrono::milliseconds(1000));
 }
 
+Expected<RedisConnection, RedisError> SentinelSet::open(int port, bool sentinel) const
+{
+    RedisEndpoint e;
+    e.host = QStringLiteral("127.0.0.1");
+    e.port = port;
+    e.user = sentinel ? m_options.sentinelUser : QString();
+    e.password = sentinel ? m_options.sentinelPassword : m_options.password;
+    e.tls.enabled = tls();
+    e.tls.caFile = m_options.tlsCa;
+    return RedisConnection::open(e, std::chrono::milliseconds(1000));
+}
+
+QStringList SentinelSet::tlsArgs(int port) const
+{
+    if (!tls())
+        return {QStringLiteral("--port"), QString::number(port)};
+    return {QStringLiteral("--port"),
+            QStringLiteral("0"),
+            QStringLiteral("--tls-port"),
+            QString::number(port),
+            QStringLiteral("--tls-cert-file"),
+            m_options.tlsCert,
+            QStringLiteral("--tls-key-file"),
+            m_options.tlsKey,
+            QStringLiteral("--tls-ca-cert-file"),
+            m_options.tlsCa,
+            QStringLiteral("--tls-auth-clients"),
+            QStringLiteral("no"),
+            QStringLiteral("--tls-replication"),
+            QStringLiteral("yes")};
+}
+
 QString SentinelSet::role(int port, const QString &password)
 {
     auto c = connect(port, password);
@@ -81,7 +121,7 @@ QString SentinelSet::role(int port, const QString &password)
 
 int SentinelSet::masterPortSeenBy(int i) const
 {
-    auto c = connect(m_sentinelPorts[i]);
+    auto c = open(m_sentinelPorts[i], true);
     if (!c)
         return 0;
     auto r = c->command({QByteArrayLiteral("SENTINEL"),
@@ -98,8 +138,9 @@ QString SentinelSet::url(bool leadWithADeadSentinel) const
         nodes << QStringLiteral("127.0.0.1:%1").arg(m_deadPort);
     for (int port : m_sentinelPorts)
         nodes << QStringLiteral("127.0.0.1:%1").arg(port);
-    return QStringLiteral("redis+sentinel://%1/%2")
-        .arg(nodes.join(QLatin1Char(',')), QLatin1String(kMasterName));
+    return QStringLiteral("%1://%2/%3")
+        .arg(tls() ? QLatin1String("rediss+sentinel") : QLatin1String("redis+sentinel"),
+             nodes.join(QLatin1Char(',')), QLatin1String(kMasterName));
 }
 
 bool SentinelSet::start()
@@ -113,15 +154,15 @@ bool SentinelSet::start()
         return p.waitForStarted(5000);
     };
     for (int i = 0; i < 2; ++i) {
-        QStringList args{QStringLiteral("--port"),       QString::number(m_dataPorts[i]),
-                         QStringLiteral("--bind"),       QStringLiteral("127.0.0.1"),
-                         QStringLiteral("--save"),       QString(),
-                         QStringLiteral("--appendonly"), QStringLiteral("no"),
-                         QStringLiteral("--dir"),        m_dir.path(),
-                         QStringLiteral("--dbfilename"), QStringLiteral("node%1.rdb").arg(i)};
-        if (!m_password.isEmpty())
-            args << QStringLiteral("--requirepass") << m_password << QStringLiteral("--masterauth")
-                 << m_password;
+        QStringList args = tlsArgs(m_dataPorts[i]);
+        args += QStringList{QStringLiteral("--bind"),       QStringLiteral("127.0.0.1"),
+                            QStringLiteral("--save"),       QString(),
+                            QStringLiteral("--appendonly"), QStringLiteral("no"),
+                            QStringLiteral("--dir"),        m_dir.path(),
+                            QStringLiteral("--dbfilename"), QStringLiteral("node%1.rdb").arg(i)};
+        if (!m_options.password.isEmpty())
+            args << QStringLiteral("--requirepass") << m_options.password
+                 << QStringLiteral("--masterauth") << m_options.password;
         if (i == 1)
             args << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1")
                  << QString::number(m_dataPorts[0]);
@@ -131,7 +172,7 @@ bool SentinelSet::start()
         }
     }
     auto replicaInSync = [&] {
-        auto c = connect(m_dataPorts[1], m_password);
+        auto c = open(m_dataPorts[1], false);
         if (!c)
             return false;
         auto info = c->command({QByteArrayLiteral("INFO"), QByteArrayLiteral("replication")});
@@ -147,20 +188,31 @@ bool SentinelSet::start()
         QFile f(conf);
         if (!f.open(QIODevice::WriteOnly))
             return false;
-        f.write(QStringLiteral("port %1\nbind 127.0.0.1\ndir %2\n"
-                               "sentinel monitor %3 127.0.0.1 %4 2\n"
-                               "sentinel down-after-milliseconds %3 1000\n"
-                               "sentinel failover-timeout %3 3000\n"
-                               "sentinel parallel-syncs %3 1\n")
-                    .arg(QString::number(m_sentinelPorts[i]), m_dir.path(),
-                         QLatin1String(kMasterName), QString::number(m_dataPorts[0]))
+        f.write(QStringLiteral("bind 127.0.0.1\ndir %1\n"
+                               "sentinel monitor %2 127.0.0.1 %3 2\n"
+                               "sentinel down-after-milliseconds %2 1000\n"
+                               "sentinel failover-timeout %2 3000\n"
+                               "sentinel parallel-syncs %2 1\n")
+                    .arg(m_dir.path(), QLatin1String(kMasterName), QString::number(m_dataPorts[0]))
                     .toUtf8());
-        if (!m_password.isEmpty())
+        if (!m_options.password.isEmpty())
             f.write(QStringLiteral("sentinel auth-pass %1 %2\n")
-                        .arg(QLatin1String(kMasterName), m_password)
+                        .arg(QLatin1String(kMasterName), m_options.password)
+                        .toUtf8());
+        if (!m_options.sentinelPassword.isEmpty() && m_options.sentinelUser.isEmpty())
+            f.write(QStringLiteral("requirepass %1\nsentinel sentinel-pass %1\n")
+                        .arg(m_options.sentinelPassword)
+                        .toUtf8());
+        if (!m_options.sentinelUser.isEmpty())
+            f.write(QStringLiteral("user default off\nuser %1 on >%2 ~* &* +@all\n"
+                                   "sentinel sentinel-user %1\nsentinel sentinel-pass %2\n")
+                        .arg(m_options.sentinelUser, m_options.sentinelPassword)
                         .toUtf8());
         f.close();
-        if (!launch({conf, QStringLiteral("--sentinel")})) {
+        // The port (or TLS port and files) as arguments: the same as for the data nodes.
+        QStringList args{conf, QStringLiteral("--sentinel")};
+        args += tlsArgs(m_sentinelPorts[i]);
+        if (!launch(args)) {
             m_error = QStringLiteral("redis-server --sentinel did not start");
             return false;
         }
@@ -169,7 +221,7 @@ bool SentinelSet::start()
     // master from its hello messages, so each must know the other two.
     auto sentinelsReady = [&] {
         for (int port : m_sentinelPorts) {
-            auto c = connect(port);
+            auto c = open(port, true);
             if (!c)
                 return false;
             auto replicas = c->command({QByteArrayLiteral("SENTINEL"),

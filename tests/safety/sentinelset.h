@@ -17,9 +17,27 @@ class SentinelSet final
 public:
     static constexpr const char *kMasterName = "mymaster";
 
+    // Sentinels as companies run them (#31 item 6).
+    struct Options
+    {
+        // The data nodes require it (requirepass, masterauth) and the sentinels use it
+        // (auth-pass).
+        QString password;
+        // The sentinels' own password: Sentinel's requirepass, or with sentinelUser an ACL user
+        // on the sentinels (and the default user off); the sentinels use it with each other.
+        QString sentinelPassword;
+        QString sentinelUser;
+        // Every node and sentinel on TLS only (tls-port, port 0, tls-replication), with the
+        // server certificate and CA in these files; clients are not asked for certificates.
+        QString tlsCert;
+        QString tlsKey;
+        QString tlsCa;
+    };
+
     // With a password, the data nodes require it (requirepass, masterauth) and the sentinels
     // use it (auth-pass); the sentinels themselves require none.
     explicit SentinelSet(QString password = {});
+    explicit SentinelSet(Options options);
     ~SentinelSet();
     Q_DISABLE_COPY_MOVE(SentinelSet)
 
@@ -33,7 +51,8 @@ public:
     // A loopback port nothing listens on: a sentinel that is down.
     int deadPort() const { return m_deadPort; }
 
-    // "redis+sentinel://127.0.0.1:p1,...:p3/mymaster", optionally led by the dead sentinel.
+    // "redis+sentinel://127.0.0.1:p1,...:p3/mymaster" (rediss+ on TLS), optionally led by the
+    // dead sentinel.
     QString url(bool leadWithADeadSentinel) const;
     static QString dataUrl(int port) { return QStringLiteral("redis://127.0.0.1:%1/0").arg(port); }
 
@@ -45,8 +64,13 @@ public:
     static QString role(int port, const QString &password = {});
 
 private:
+    bool tls() const { return !m_options.tlsCert.isEmpty(); }
+    QStringList tlsArgs(int port) const;
+    // A connection to one of this set's nodes or sentinels, as its options require.
+    Expected<RedisConnection, RedisError> open(int port, bool sentinel) const;
+
     QTemporaryDir m_dir;
-    QString m_password;
+    Options m_options;
     int m_dataPorts[2] = {0, 0};
     int m_sentinelPorts[3] = {0, 0, 0};
     int m_deadPort = 0;

@@ -2,7 +2,9 @@
 // incident seeded by real bullmq into the master: the master is found through the sentinels
 // (a dead first sentinel passed over), the same Engine's next run after `SENTINEL failover`
 // reads from and writes to the new master with no restart, and a run pointed at the old master,
-// now a replica, is refused (READONLY) and writes nothing.
+// now a replica, is refused by its ROLE before anything is written, even where the replica would
+// take writes (replica-read-only no). Sentinels with a password or an ACL user of their own, and
+// sentinels over TLS, as companies run them (#31 item 6).
 #include "fencing/redislock.h"
 #include "redis/masterlocator.h"
 #include "reportprinter.h"
@@ -10,6 +12,7 @@
 #include "service/engine.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
+#include "support/testcerts.h"
 #include "worldsnapshot.h"
 
 #include <QJsonObject>
@@ -297,7 +300,7 @@ private slots:
 
     // Runs after the failover above (Qt Test keeps the declared order): the old master is a
     // replica now. The old master's address, as a configuration that does not follow Sentinel still
-    // has it: the node is a replica now and refuses the lock (READONLY), so the run is skipped,
+    // has it: the node's ROLE says replica, so the run is skipped before it takes the lock,
     // exit 4, and nothing changes in PostgreSQL or on the replica.
     void aRunPointedAtTheOldMasterNowAReplicaWritesNothing()
     {
@@ -314,7 +317,8 @@ private slots:
         qInfo("%s", qPrintable(report.outcomeDetail));
         QCOMPARE(report.outcome, RunReport::Outcome::SkippedUnreachable);
         QCOMPARE(exitCodeFor(report), 4);
-        QVERIFY2(report.outcomeDetail.contains(QStringLiteral("READONLY")),
+        QVERIFY2(report.outcomeDetail.contains(
+                     QStringLiteral("127.0.0.1:%1 is a replica of").arg(oldMaster)),
                  qPrintable(report.outcomeDetail));
         QVERIFY(report.actions.isEmpty());
         QCOMPARE(report.count(Verdict::Absent), 0);
@@ -330,6 +334,104 @@ private slots:
         QVERIFY2(wrong->message.contains(
                      QStringLiteral("is a replica of 127.0.0.1:%1").arg(m_set->dataPort(1))),
                  qPrintable(wrong->message));
+    }
+
+    // The same replica set to take writes (`replica-read-only no`): no READONLY would stop a
+    // write there, and what it took would be lost at the next sync. A plain URL is ROLE-checked
+    // at every connection, so the run is refused before its lock, with the reason, exit 4.
+    void aPlainUrlToAWritableReplicaIsRefusedBeforeAnyWrite()
+    {
+        const int oldMaster = m_set->dataPort(0);
+        QCOMPARE(SentinelSet::role(oldMaster), QStringLiteral("slave"));
+        auto admin = SentinelSet::connect(oldMaster);
+        QVERIFY(admin.hasValue());
+        QVERIFY(admin->command({"CONFIG", "SET", "replica-read-only", "no"}));
+        QVERIFY(admin->command({"SET", "writable-replica-probe", "1"})); // it does take writes
+        QVERIFY(admin->command({"DEL", "writable-replica-probe"}));
+        const auto rowsBefore = databaseRows(m_env);
+        const auto redisBefore = redisContents(onNode(oldMaster));
+
+        Engine engine(configWithRedis(SentinelSet::dataUrl(oldMaster)));
+        const RunReport report = engine.run(request(false));
+        qInfo("%s", qPrintable(report.outcomeDetail));
+        QVERIFY(admin->command({"CONFIG", "SET", "replica-read-only", "yes"}));
+        QCOMPARE(report.outcome, RunReport::Outcome::SkippedUnreachable);
+        QCOMPARE(exitCodeFor(report), 4);
+        QVERIFY2(report.outcomeDetail.contains(QStringLiteral("127.0.0.1:%1 is a replica of "
+                                                              "127.0.0.1:%2, not the master")
+                                                   .arg(oldMaster)
+                                                   .arg(m_set->dataPort(1))),
+                 qPrintable(report.outcomeDetail));
+        QVERIFY(report.actions.isEmpty());
+        QCOMPARE(report.count(Verdict::Absent), 0);
+        const QStringList changed = differences(rowsBefore, databaseRows(m_env));
+        QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
+        QVERIFY(redisContents(onNode(oldMaster)) == redisBefore);
+    }
+
+    void sentinelsWithCredentialsOfTheirOwn_data()
+    {
+        QTest::addColumn<bool>("aclUser");
+        QTest::addColumn<bool>("tls");
+        QTest::newRow("requirepass, TCP") << false << false;
+        QTest::newRow("ACL user, TLS (rediss+sentinel)") << true << true;
+    }
+
+    // Sentinels that require a password of their own (requirepass), or an ACL user with the
+    // default user off, over TCP or TLS only: connections.redisSentinel's credentials reach the
+    // sentinels, never the master; without them each sentinel's refusal says which key to set;
+    // a wrong one is not quoted; and an Engine's run reads from the master they name.
+    void sentinelsWithCredentialsOfTheirOwn()
+    {
+        QFETCH(bool, aclUser);
+        QFETCH(bool, tls);
+        QTemporaryDir certDir;
+        TestCerts certs;
+        SentinelSet::Options options;
+        options.sentinelPassword = QStringLiteral("sent-pw-9Kq");
+        if (aclUser)
+            options.sentinelUser = QStringLiteral("watcher");
+        if (tls) {
+            QVERIFY2(certs.make(certDir.path()), qPrintable(certs.error()));
+            options.tlsCert = certs.serverCert();
+            options.tlsKey = certs.serverKey();
+            options.tlsCa = certs.ca();
+        }
+        SentinelSet set(options);
+        QVERIFY2(set.start(), qPrintable(set.error()));
+
+        auto parsed = parseRedisUrl(set.url(false));
+        QVERIFY2(parsed.hasValue(), parsed ? "" : qPrintable(parsed.error()));
+        RedisEndpoint endpoint = *parsed;
+        QCOMPARE(endpoint.tls.enabled, tls);
+        endpoint.tls.caFile = options.tlsCa;
+
+        auto refused = openMaster(endpoint, std::chrono::milliseconds(1000));
+        QVERIFY(!refused.hasValue());
+        qInfo("%s", qPrintable(refused.error().message));
+        QVERIFY2(refused.error().message.contains(QLatin1String("connections.redisSentinel")),
+                 qPrintable(refused.error().message));
+
+        endpoint.sentinel->user = options.sentinelUser;
+        endpoint.sentinel->password = QStringLiteral("wrong-Zp3");
+        auto wrong = openMaster(endpoint, std::chrono::milliseconds(1000));
+        QVERIFY(!wrong.hasValue());
+        QVERIFY(!wrong.error().message.contains(QLatin1String("wrong-Zp3")));
+
+        endpoint.sentinel->password = options.sentinelPassword;
+        auto conn = openMaster(endpoint, std::chrono::milliseconds(1000));
+        QVERIFY2(conn.hasValue(), conn ? "" : qPrintable(conn.error().message));
+        QCOMPARE(conn->endpointName(), QStringLiteral("127.0.0.1:%1%2")
+                                           .arg(set.dataPort(0))
+                                           .arg(tls ? QStringLiteral(" (TLS)") : QString()));
+        QVERIFY(conn->command({"SET", "through-the-sentinels", "yes"}));
+
+        ReclaimConfig config = sampleConfig(m_env);
+        config.redis = endpoint;
+        config.run.redisTimeout = std::chrono::milliseconds(1000);
+        const RunReport report = Engine(config).run(request(true));
+        QVERIFY2(report.outcome == RunReport::Outcome::Completed, qPrintable(report.outcomeDetail));
+        QCOMPARE(report.count(Verdict::Unknown), 0);
     }
 };
 
