@@ -64,9 +64,14 @@ private:
         settings.listProbeLimit = walkLimit;
         settings.probeBatchSize = perTrip;
         RedisAdapters adapters(m_config.redis, settings);
+        // The connection opened (its ROLE check is a round trip of its own) and the script
+        // loaded before the count starts: `trips` are the probe's alone.
+        if (trips)
+            adapters.queue.probe({jobs.first()});
+        const qint64 before = adapters.queue.roundTrips();
         auto results = adapters.queue.probe(jobs);
         if (trips)
-            *trips = adapters.queue.roundTrips();
+            *trips = adapters.queue.roundTrips() - before;
         return results;
     }
 
