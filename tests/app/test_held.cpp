@@ -300,14 +300,15 @@ private slots:
         QVERIFY(listed().isEmpty());
     }
 
-    // A mass approval (#30): more held actions than one step (1,000) or one execute batch takes.
+    // A mass approval (#30): more held actions than one step (5,000) or one execute batch (1,000)
+    // takes.
     // Each keeps its own decision: the row that moved on and the job that became runnable again
     // are superseded, the one another operator rejected meanwhile is told as taken, and every
     // other runs — under one lock and generation for the whole approval, one audit row each,
     // its parent failed with it.
     void aMassApprovalDecidesEachActionOnItsOwn()
     {
-        constexpr int kMass = 2400;
+        constexpr int kMass = 5400;
         sql(m_env, QStringLiteral("INSERT INTO \"Image\" (id, status) SELECT 'mimg_' || i, "
                                   "'PROCESSING' FROM generate_series(1, %1) AS i")
                        .arg(kMass));
