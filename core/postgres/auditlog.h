@@ -5,8 +5,8 @@
 #include "domain/action.h"
 #include "ports/jobstore.h"
 
-#include <optional>
 #include <QString>
+#include <optional>
 
 class QSqlQuery;
 

@@ -57,7 +57,7 @@ HeldAction heldFrom(const QSqlQuery &q)
 // One statement carries a whole slice as one JSON parameter (json_to_recordset): a run that
 // holds 20,000 actions writes them in a few dozen statements, not 20,000 round trips, and
 // never builds the whole set as JSON at once (a mass hold after a data loss is 100,000 rows).
-constexpr qsizetype kHeldSlice = 1000;
+constexpr qsizetype kHeldSlice = 5000;
 
 QString jsonText(const QJsonArray &rows)
 {
@@ -132,10 +132,10 @@ Expected<bool, StoreError> selectHeld(PgConnection &conn, QSqlQuery &q, const QS
                                       const HeldFilter &filter, const QString &more = {})
 {
     q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.held_action') IS NOT NULL")) ||
-        !q.next())
-        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool())
+    const auto schema = conn.hasReclaimTable(QStringLiteral("held_action"));
+    if (!schema)
+        return unexpected(schema.error());
+    if (!*schema)
         return false;
     QStringList where;
     QVariantList binds;
@@ -199,13 +199,13 @@ Expected<QList<qint64>, StoreError> readIdsHeldNow(PgConnection &conn, const Hel
 
 Expected<QList<HeldGroup>, StoreError> readHeldGroups(PgConnection &conn)
 {
+    const auto schema = conn.hasReclaimTable(QStringLiteral("held_action"));
+    if (!schema)
+        return unexpected(schema.error());
+    if (!*schema)
+        return QList<HeldGroup>();
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.held_action') IS NOT NULL")) ||
-        !q.next())
-        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool())
-        return QList<HeldGroup>();
     if (!q.exec(QStringLiteral("SELECT domain, kind, held_limit, count(*), min(held_at) FROM "
                                "reclaim.held_action WHERE state = 'held' GROUP BY domain, kind, "
                                "held_limit ORDER BY domain, kind, held_limit")))

@@ -25,13 +25,14 @@ Expected<std::unique_ptr<PgAuditTrail>, StoreError> PgAuditTrail::open(const Rec
 
 Expected<AuditPage, StoreError> PgAuditTrail::page(const AuditPageRequest &request)
 {
+    // The history view may be opened before any writing run created Reclaim's schema.
+    const auto schema = m_conn->hasReclaimTable(QStringLiteral("audit"));
+    if (!schema)
+        return unexpected(schema.error());
+    if (!*schema)
+        return AuditPage{};
     QSqlQuery q(m_conn->database());
     q.setForwardOnly(true);
-    // The history view may be opened before any writing run created Reclaim's schema.
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.audit') IS NOT NULL")) || !q.next())
-        return unexpected(m_conn->failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool())
-        return AuditPage{};
 
     const AuditFilter &f = request.filter;
     QStringList where;

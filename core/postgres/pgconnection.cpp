@@ -5,6 +5,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
+#include <algorithm>
 #include <libpq-fe.h>
 
 namespace reclaim {
@@ -105,6 +106,26 @@ QString PgConnection::errorText(const QString &driverText) const
         return driver;
     return pg ? QStringLiteral("the connection to the server was lost")
               : QStringLiteral("the connection is not open");
+}
+
+Expected<bool, StoreError> PgConnection::hasReclaimTable(const QString &table)
+{
+    if (m_tablesSeen.contains(table))
+        return true;
+    // One of Reclaim's own table names, written into the statement: a bound value would make
+    // QtSql prepare, execute and deallocate, three round trips for one answer.
+    Q_ASSERT(!table.isEmpty() && std::all_of(table.cbegin(), table.cend(), [](QChar c) {
+        return (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || c == QLatin1Char('_');
+    }));
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.%1') IS NOT NULL").arg(table)) ||
+        !q.next())
+        return unexpected(failure(QStringLiteral("checking Reclaim's schema"), q));
+    if (!q.value(0).toBool())
+        return false;
+    m_tablesSeen.insert(table);
+    return true;
 }
 
 StoreError PgConnection::failure(const QString &what, const QSqlQuery &query) const

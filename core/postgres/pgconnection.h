@@ -6,6 +6,7 @@
 #include "ports/jobstore.h"
 #include "util/expected.h"
 
+#include <QSet>
 #include <QSqlDatabase>
 #include <QString>
 #include <memory>
@@ -40,6 +41,12 @@ public:
     // The same for an error of the connection itself (begin, commit).
     StoreError failure(const QString &what) const;
 
+    // Whether Reclaim's table `reclaim.<table>` exists: a read-only store or the console may
+    // face a database where Reclaim's schema was never created. A table seen once is remembered
+    // for the connection's life (a batch of work asked this before every statement, a round
+    // trip each); one not there yet is asked again, as a writing run may create it meanwhile.
+    Expected<bool, StoreError> hasReclaimTable(const QString &table);
+
     // False once libpq has seen the server go away (a restart, a terminated session): nothing
     // more can be sent on this connection, and QtSql then fails statements with no error text.
     bool alive() const;
@@ -55,6 +62,7 @@ private:
     QString m_name;
     QString m_endpoint;
     QString m_lockKey;
+    QSet<QString> m_tablesSeen;
 };
 
 } // namespace reclaim

@@ -124,13 +124,12 @@ PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const
 Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, const QString &rowId)
 {
     return watched([&]() -> Expected<int, StoreError> {
-        QSqlQuery q(live().database());
-        // A read-only store may face a database where Reclaim's schema was never created.
-        if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) ||
-            !q.next())
-            return unexpected(m_conn->failure(QStringLiteral("checking Reclaim's schema"), q));
-        if (!q.value(0).toBool())
+        const auto schema = live().hasReclaimTable(QStringLiteral("requeue"));
+        if (!schema)
+            return unexpected(schema.error());
+        if (!*schema)
             return 0;
+        QSqlQuery q(live().database());
         q.prepare(
             QStringLiteral("SELECT count(*) FROM reclaim.requeue WHERE domain = ? AND row_id = ? "
                            "AND at > now() - make_interval(secs => ?)"));
@@ -178,12 +177,12 @@ Expected<qint64, StoreError> PgJobStore::fenceGeneration()
 {
     return watched([&]() -> Expected<qint64, StoreError> {
         PgConnection &conn = live();
-        QSqlQuery q(conn.database());
-        // A read-only store may face a database where Reclaim's schema was never created.
-        if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.fence') IS NOT NULL")) || !q.next())
-            return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
-        if (!q.value(0).toBool())
+        const auto schema = conn.hasReclaimTable(QStringLiteral("fence"));
+        if (!schema)
+            return unexpected(schema.error());
+        if (!*schema)
             return 0;
+        QSqlQuery q(conn.database());
         const std::optional<qint64> highest = pgfence::highest(q, conn.lockKey());
         if (!highest)
             return unexpected(conn.failure(QStringLiteral("reading the fence"), q));

@@ -26,13 +26,13 @@ Expected<QHash<QString, int>, StoreError>
 readRecentRequeues(PgConnection &conn, const DomainConfig &d, const QStringList &rowIds)
 {
     QHash<QString, int> used;
+    const auto schema = conn.hasReclaimTable(QStringLiteral("requeue"));
+    if (!schema)
+        return unexpected(schema.error());
+    if (!*schema || rowIds.isEmpty())
+        return used;
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
-    // A read-only store may face a database where Reclaim's schema was never created.
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.requeue') IS NOT NULL")) || !q.next())
-        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool() || rowIds.isEmpty())
-        return used;
     if (!execInline(
             q,
             QStringLiteral(

@@ -32,13 +32,13 @@ QStringList rejectionSchemaStatements()
 Expected<QList<Rejection>, StoreError> readActiveRejections(PgConnection &conn,
                                                             const QString &domain)
 {
+    const auto schema = conn.hasReclaimTable(QStringLiteral("rejection"));
+    if (!schema)
+        return unexpected(schema.error());
+    if (!*schema)
+        return QList<Rejection>();
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
-    // A read-only store may face a database where Reclaim's schema was never created.
-    if (!q.exec(QStringLiteral("SELECT to_regclass('reclaim.rejection') IS NOT NULL")) || !q.next())
-        return unexpected(conn.failure(QStringLiteral("checking Reclaim's schema"), q));
-    if (!q.value(0).toBool())
-        return QList<Rejection>();
     q.prepare(QStringLiteral("SELECT row_id, observed_status, observed_updated_at, rejected_by, "
                              "rejected_at FROM reclaim.rejection WHERE domain = ? AND "
                              "undone_at IS NULL"));
