@@ -300,7 +300,7 @@ private slots:
         QVERIFY(listed().isEmpty());
     }
 
-    // A mass approval (#30): more held actions than one step (5,000) or one execute batch (1,000)
+    // A mass approval (#30): more held actions than one step (5,000) or one execute batch (2,000)
     // takes.
     // Each keeps its own decision: the row that moved on and the job that became runnable again
     // are superseded, the one another operator rejected meanwhile is told as taken, and every

@@ -8,6 +8,7 @@
 #include "commitproxy.h"
 #include "fencing/redislock.h"
 #include "postgres/pgjobstore.h"
+#include "recovery/actionexecutor.h"
 #include "recovery/recoveryrun.h"
 #include "service/redisadapters.h"
 #include "support/refapp.h"
@@ -187,7 +188,7 @@ private slots:
     // trips per batch.
     void manyBatchesRecoverEveryRowExactlyOnce()
     {
-        const int n = 1200;
+        const int n = static_cast<int>(kExecuteBatch) * 6 / 5;
         seedOrphans(n);
         const RunReport r = run();
         QCOMPARE(r.actions.size(), n);
@@ -197,7 +198,7 @@ private slots:
             {QByteArrayLiteral("LLEN"), QStringLiteral("bull:%1:wait").arg(kQueue).toUtf8()});
         QVERIFY(waiting);
         QCOMPARE(waiting->integer, n);
-        for (int i : {1, 600, n}) {
+        for (int i : {1, n / 2, n}) {
             const auto data =
                 conn.command({QByteArrayLiteral("HGET"), jobKey(i), QByteArrayLiteral("data")});
             QVERIFY(data && !data->isNil());
