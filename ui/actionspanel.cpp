@@ -1,6 +1,7 @@
 #include "actionspanel.h"
 
 #include "actionsmodel.h"
+#include "counttext.h"
 #include "sampledtableview.h"
 #include "tablestyle.h"
 #include "verdictstyle.h"
@@ -126,6 +127,8 @@ bool ActionsPanel::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_view->viewport() &&
         (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
         fitColumns();
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        keepCurrentWhole();
     return QWidget::eventFilter(watched, event);
 }
 
@@ -200,10 +203,9 @@ void ActionsPanel::updateTitle()
     const int pending = m_model->pendingCount();
     m_title->setText(m_model->readOnly()
                          ? QStringLiteral("Actions: %1 planned (read-only: none will run)")
-                               .arg(m_model->rowCount())
+                               .arg(countText(m_model->rowCount()))
                          : QStringLiteral("Actions: %1 awaiting approval, %2 in total")
-                               .arg(pending)
-                               .arg(m_model->rowCount()));
+                               .arg(countText(pending), countText(m_model->rowCount())));
 }
 
 QTableView *ActionsPanel::view() const
@@ -271,10 +273,22 @@ void ActionsPanel::selectKey(const QString &key)
         const QModelIndex idx = m_model->index(row, 0);
         m_view->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
                                                            QItemSelectionModel::Rows);
-        m_view->scrollTo(idx);
+        // A row already whole on screen stays where it is; one that is not comes to the middle,
+        // away from the edges the table's resizing moves.
+        if (!m_view->viewport()->rect().contains(m_view->visualRect(idx)))
+            m_view->scrollTo(idx, QAbstractItemView::PositionAtCenter);
     }
     m_selecting = false;
     updateSelected();
+}
+
+// The selected action's text under the table grows by a line or two once an action is selected,
+// and the table shrinks: its current row, whole a moment ago on the lower edge, would be cut.
+void ActionsPanel::keepCurrentWhole()
+{
+    const QModelIndex current = m_view->currentIndex();
+    if (current.isValid() && !m_view->viewport()->rect().contains(m_view->visualRect(current)))
+        m_view->scrollTo(current, QAbstractItemView::EnsureVisible);
 }
 
 void ActionsPanel::setUndoAction(QAction *undo)

@@ -58,6 +58,7 @@ private:
     void fitColumns();
     ColumnNeeds measureColumns();
     void updateSelected();
+    void keepCurrentWhole();
 
     ActionsModel *m_model;
     SampledTableView *m_view;

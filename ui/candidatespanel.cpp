@@ -2,6 +2,7 @@
 
 #include "candidatefilterproxy.h"
 #include "candidatetablemodel.h"
+#include "counttext.h"
 #include "tablestyle.h"
 #include "verdictstyle.h"
 
@@ -117,8 +118,7 @@ void CandidatesPanel::setCounts(const RunReport *report)
     const VerdictCounts counts = report ? report->counts() : VerdictCounts{};
     for (int i = 0; i < 3; ++i) {
         // Before the first completed run there are no counts, which is not the same as zero.
-        const QString n =
-            report ? QString::number(counts.of(kVerdicts[i])) : QStringLiteral("\u2014");
+        const QString n = report ? countText(counts.of(kVerdicts[i])) : QStringLiteral("\u2014");
         m_verdictActions[i]->setIconText(
             QStringLiteral("%1 %2").arg(QString::fromLatin1(kWords[i]), n));
     }
@@ -207,13 +207,13 @@ QString CandidatesPanel::staleNote() const
 
 void CandidatesPanel::updateShown()
 {
-    QString text =
-        QStringLiteral("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount());
+    QString text = QStringLiteral("%1 of %2 shown")
+                       .arg(countText(m_proxy->rowCount()), countText(m_model->rowCount()));
     // Beyond run.scheduledListed a run counts healthy candidates without listing them: say so,
     // or the counts above the table and its rows would disagree without a reason. Short on the
     // filter row (it shares a 1024-pixel window); the why is in the tooltip.
     if (m_unlisted > 0)
-        text += QStringLiteral(" · +%1 not listed").arg(m_unlisted);
+        text += QStringLiteral(" · +%1 not listed").arg(countText(m_unlisted));
     m_shown->setText(text);
     m_shown->setToolTip(
         m_unlisted > 0
@@ -221,7 +221,7 @@ void CandidatesPanel::updateShown()
                              "Scheduled total, not listed here. A run lists up to "
                              "run.scheduledListed of them per domain; every ABSENT and UNKNOWN "
                              "candidate is always listed.")
-                  .arg(m_unlisted)
+                  .arg(countText(m_unlisted))
             : QString());
 }
 

@@ -1,6 +1,7 @@
 #include "domainlistmodel.h"
 
 #include "config/connectionurl.h"
+#include "counttext.h"
 #include "verdictstyle.h"
 
 #include <QApplication>
@@ -81,7 +82,7 @@ QVariant DomainListModel::data(const QModelIndex &index, int role) const
         const int n = column == UnknownColumn  ? e.unknown
                       : column == AbsentColumn ? e.absent
                                                : e.scheduled;
-        return n;
+        return countText(n); // the list sorts by SeverityRole, never by this text
     }
     if (role == Qt::DecorationRole && column == NameColumn && !e.name.isEmpty()) {
         if (e.candidateError)

@@ -14,6 +14,7 @@
 #include "connectiondialog.h"
 #include "connectionprofile.h"
 #include "consolesession.h"
+#include "counttext.h"
 #include "detailspanel.h"
 #include "domain/locktoken.h"
 #include "domainlistmodel.h"
@@ -154,6 +155,7 @@ private slots:
     void everyCommandHasAShortcutInAMenu();
     void exportWritesTheCandidatesShown();
     void healthyCandidatesNotListedAreSaidUnderTheTable();
+    void theSelectedCandidatesActionIsWholeOnScreen();
     void settingsNeverStorePasswords();
     void profilePasswordsComeFromMemoryOrEnvironment();
     void profileCarriesRedisTlsFilesAndAnAclUser();
@@ -638,7 +640,7 @@ void TestUiMainWindow::healthyCandidatesNotListedAreSaidUnderTheTable()
         texts << label->text();
     const QString note = texts.filter(QStringLiteral("shown")).value(0);
     QVERIFY2(note.contains(QStringLiteral("not listed")) &&
-                 note.contains(QStringLiteral("+2500 not listed")),
+                 note.contains(QStringLiteral("+%1 not listed").arg(countText(2500))),
              qPrintable(texts.join(QLatin1Char('|'))));
     // On the smallest window the console supports the note is whole, the filter still usable.
     window.resize(1024, 640);
@@ -650,7 +652,7 @@ void TestUiMainWindow::healthyCandidatesNotListedAreSaidUnderTheTable()
         QVERIFY(window.grab().save(qEnvironmentVariable("RECLAIM_UNIT_SCREENSHOT"), "PNG"));
     bool counted = false;
     for (const QAction *a : window.findChildren<QAction *>())
-        counted = counted || a->iconText() == QStringLiteral("Scheduled 2501");
+        counted = counted || a->iconText() == QStringLiteral("Scheduled ") + countText(2501);
     QVERIFY(counted);
     // Looking such a row up says what the run saw of it, not "not a candidate".
     AuditFilter byRow;
@@ -670,6 +672,40 @@ void TestUiMainWindow::healthyCandidatesNotListedAreSaidUnderTheTable()
     QVERIFY2(after.contains(QStringLiteral("3 of 3 shown")) &&
                  !after.contains(QStringLiteral("not listed")),
              qPrintable(after));
+}
+
+// Selecting a candidate selects its action in the actions table, and that row is whole on
+// screen once the window has laid itself out again (the selected action's text under the table
+// grows by a line or two): never cut in half on the table's lower edge.
+void TestUiMainWindow::theSelectedCandidatesActionIsWholeOnScreen()
+{
+    Settings settings(m_dir.filePath(QStringLiteral("whole.ini")));
+    MainWindow::Options options;
+    options.rememberProfile = false;
+    MainWindow window(settings, unreachableProfile(), options);
+    window.resize(1024, 640);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const RunReport report = syntheticReport(manyCandidates(600), QDateTime::currentDateTimeUtc());
+    window.showReport(report);
+    settle();
+    QTableView *actions = window.actionsPanel()->view();
+    for (const qsizetype at : {qsizetype(40), qsizetype(41), report.actions.size() / 2}) {
+        const Action &a = report.actions.at(at);
+        QVERIFY(window.selectCandidate(a.domain + QLatin1Char('/') + a.rowId));
+        settle();
+        const int row = window.actionsModel()->rowOf(a.id);
+        QVERIFY(row >= 0);
+        const QModelIndex idx = actions->model()->index(row, 0);
+        QVERIFY(actions->selectionModel()->isRowSelected(row, {}));
+        const QRect shown = actions->visualRect(idx);
+        QVERIFY2(actions->viewport()->rect().contains(shown),
+                 qPrintable(QStringLiteral("action row %1 at y %2..%3, the table shows 0..%4")
+                                .arg(row)
+                                .arg(shown.top())
+                                .arg(shown.bottom())
+                                .arg(actions->viewport()->height())));
+    }
 }
 
 void TestUiMainWindow::exportWritesTheCandidatesShown()

@@ -6,6 +6,7 @@
 #include "candidatefilterproxy.h"
 #include "candidaterows.h"
 #include "candidatetablemodel.h"
+#include "counttext.h"
 #include "domainlistmodel.h"
 #include "evidencehtml.h"
 #include "freshness.h"
@@ -17,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QFont>
+#include <QLocale>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -70,6 +72,7 @@ private slots:
     void theClockMovesAgesUnderAFilter();
     void actionResultUpdatesRow();
     void domainsWorstFirst();
+    void countsAreGroupedForReading();
     void unreadableDomainHasNoCounts();
     void actionsKeepHistoryAndReplacePlan();
     void unenqueueablePayloadSaysWhyAndWaitsForNoApproval();
@@ -508,6 +511,29 @@ void TestUiModels::actionResultUpdatesRow()
     QCOMPARE(changed.count(), 1);
     QCOMPARE(model.index(0, CandidateTableModel::ActionColumn).data().toString(),
              QStringLiteral("FAIL the row"));
+}
+
+// A mass incident's counts read "1,234", not "1234", in the domain list (the filter buttons, the
+// "N of M shown" note and the actions title use the same countText).
+void TestUiModels::countsAreGroupedForReading()
+{
+    const QLocale before;
+    QLocale::setDefault(QLocale::c()); // the tests' and a server's; grouping is off by default
+    QCOMPARE(countText(999), u"999"_s);
+    QCOMPARE(countText(200000), u"200,000"_s);
+    QCOMPARE(countText(1000000), u"1,000,000"_s);
+    QList<CandidateVerdict> many;
+    for (int i = 0; i < 1234; ++i)
+        many << syntheticCandidate(u"video"_s, QString::number(i), Verdict::Absent);
+    DomainListModel model;
+    model.setReport(syntheticReport(many));
+    QModelIndex all;
+    for (int r = 0; r < model.rowCount(); ++r)
+        if (model.index(r, 0).data(DomainListModel::DomainRole).toString().isEmpty())
+            all = model.index(r, DomainListModel::AbsentColumn);
+    QVERIFY(all.isValid());
+    QCOMPARE(all.data().toString(), u"1,234"_s);
+    QLocale::setDefault(before);
 }
 
 void TestUiModels::domainsWorstFirst()
