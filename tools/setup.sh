@@ -11,6 +11,7 @@ packages=(
   qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libxkbcommon-dev
   libhiredis-dev libpq-dev libspdlog-dev libfmt-dev
   redis-server redis-tools postgresql-15 postgresql-client-15 openssl
+  iproute2 util-linux
   xvfb xauth x11-apps imagemagick fonts-dejavu-core
   nodejs
   prometheus
