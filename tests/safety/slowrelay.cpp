@@ -1,9 +1,8 @@
 #include "slowrelay.h"
 
+#include "relaylistener.h"
+
 #include <QElapsedTimer>
-#include <QHostAddress>
-#include <QMetaObject>
-#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
@@ -109,23 +108,10 @@ private:
 
 SlowRelay::SlowRelay(const QString &host, int port)
 {
-    m_thread.start();
-    auto *server = new QTcpServer;
-    server->moveToThread(&m_thread);
-    QObject::connect(&m_thread, &QThread::finished, server, &QObject::deleteLater);
-    const auto state = m_state;
-    QMetaObject::invokeMethod(
-        server,
-        [this, server, host, port, state] {
-            QObject::connect(server, &QTcpServer::newConnection, server,
-                             [server, host, port, state] {
-                                 while (QTcpSocket *client = server->nextPendingConnection())
-                                     new Pair(client, host, port, state, server);
-                             });
-            if (server->listen(QHostAddress::LocalHost, 0))
-                m_port = server->serverPort();
-        },
-        Qt::BlockingQueuedConnection);
+    m_port = listenOnThread(m_thread,
+                            [host, port, state = m_state](QTcpSocket *client, QObject *server) {
+                                new Pair(client, host, port, state, server);
+                            });
 }
 
 SlowRelay::~SlowRelay()

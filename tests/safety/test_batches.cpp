@@ -154,6 +154,25 @@ private:
         return out;
     }
 
+    // Three orphans recovered with PostgreSQL behind a relay armed `how` once the batch's
+    // enqueues are done; true when the relay listened and swallowed a COMMIT's answer.
+    bool runWithTheCommitCut(CommitProxy::Arm how, RunReport &report)
+    {
+        seedOrphans(3);
+        CommitProxy proxy(m_config.postgres.host, m_config.postgres.port);
+        if (proxy.port() <= 0)
+            return false;
+        m_config.postgres.port = proxy.port();
+        m_config.run.postgresTimeout = std::chrono::milliseconds(1000);
+        RedisAdapters redis(m_config.redis, m_config.run);
+        BatchHooks hooks(redis.queue);
+        hooks.after = [&] {
+            proxy.arm(how);
+        };
+        report = runHooked(hooks, redis);
+        return proxy.swallowed();
+    }
+
     // The actions of the report by row, in the report's order.
     static QList<const Action *> actionsOf(const RunReport &r)
     {
@@ -432,18 +451,8 @@ private slots:
     // failed", which is what the run reported before.
     void aCommitWhoseAnswerIsLostIsReadAgain()
     {
-        seedOrphans(3);
-        CommitProxy proxy(m_config.postgres.host, m_config.postgres.port);
-        QVERIFY(proxy.port() > 0);
-        m_config.postgres.port = proxy.port();
-        m_config.run.postgresTimeout = std::chrono::milliseconds(1000);
-        RedisAdapters redis(m_config.redis, m_config.run);
-        BatchHooks hooks(redis.queue);
-        hooks.after = [&] {
-            proxy.arm(CommitProxy::Arm::SwallowCommitAnswer);
-        };
-        const RunReport r = runHooked(hooks, redis);
-        QVERIFY(proxy.swallowed());
+        RunReport r;
+        QVERIFY(runWithTheCommitCut(CommitProxy::Arm::SwallowCommitAnswer, r));
         QCOMPARE(r.actions.size(), 3);
         for (const Action *a : actionsOf(r)) {
             QVERIFY2(a->result == ActionResult::Applied,
@@ -465,18 +474,8 @@ private slots:
     // commit, as the next run will read.
     void aCommitWhoseAnswerIsLostAndCannotBeReadAgainIsUnknown()
     {
-        seedOrphans(3);
-        CommitProxy proxy(m_config.postgres.host, m_config.postgres.port);
-        QVERIFY(proxy.port() > 0);
-        m_config.postgres.port = proxy.port();
-        m_config.run.postgresTimeout = std::chrono::milliseconds(1000);
-        RedisAdapters redis(m_config.redis, m_config.run);
-        BatchHooks hooks(redis.queue);
-        hooks.after = [&] {
-            proxy.arm(CommitProxy::Arm::SwallowCommitThenDark);
-        };
-        const RunReport r = runHooked(hooks, redis);
-        QVERIFY(proxy.swallowed());
+        RunReport r;
+        QVERIFY(runWithTheCommitCut(CommitProxy::Arm::SwallowCommitThenDark, r));
         QCOMPARE(r.actions.size(), 3);
         for (const Action *a : actionsOf(r)) {
             QVERIFY2(a->result == ActionResult::Unknown,
