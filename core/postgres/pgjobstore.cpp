@@ -124,12 +124,13 @@ PgJobStore::restorePayload(const DomainConfig &d, const RestoreRule &rule, const
 Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, const QString &rowId)
 {
     return watched([&]() -> Expected<int, StoreError> {
-        const auto schema = live().hasReclaimTable(QStringLiteral("requeue"));
+        PgConnection &conn = live();
+        const auto schema = conn.hasReclaimTable(QStringLiteral("requeue"));
         if (!schema)
             return unexpected(schema.error());
         if (!*schema)
             return 0;
-        QSqlQuery q(live().database());
+        QSqlQuery q(conn.database());
         q.prepare(
             QStringLiteral("SELECT count(*) FROM reclaim.requeue WHERE domain = ? AND row_id = ? "
                            "AND at > now() - make_interval(secs => ?)"));
@@ -137,7 +138,7 @@ Expected<int, StoreError> PgJobStore::recentRequeues(const DomainConfig &d, cons
         q.addBindValue(rowId);
         q.addBindValue(static_cast<double>(d.requeueWindow.count()));
         if (!q.exec() || !q.next())
-            return unexpected(m_conn->failure(
+            return unexpected(conn.failure(
                 QStringLiteral("reading the retry budget of %1/%2").arg(d.name, rowId), q));
         return q.value(0).toInt();
     });
