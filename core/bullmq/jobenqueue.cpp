@@ -85,7 +85,7 @@ RedisError notEnqueued(const RedisError &readError)
 
 } // namespace
 
-QList<EnqueueResult> enqueueJobs(RedisConnection &conn, const QByteArray &generationKey,
+QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const QByteArray &generationKey,
                                  const QList<EnqueueRequest> &requests)
 {
     // Which release laid each queue out decides what its add writes: an unknown (newer) one, or

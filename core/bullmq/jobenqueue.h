@@ -16,7 +16,7 @@ using EnqueueResult = Expected<EnqueueOutcome, RedisError>;
 // then every job's script in another. Each request gets its own answer, in order: a refusal
 // (layout unknown or unstamped) is that request's error, and a connection lost halfway leaves
 // the replies already read as they were and answers the rest Unanswered (they may have run).
-QList<EnqueueResult> enqueueJobs(RedisConnection &conn, const QByteArray &generationKey,
+QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const QByteArray &generationKey,
                                  const QList<EnqueueRequest> &requests);
 
 } // namespace reclaim::bullmq

@@ -1,5 +1,6 @@
 #include "config/connectionurl.h"
 
+#include "config/clusterurl.h"
 #include "config/sentinelurl.h"
 
 #include <QRegularExpression>
@@ -11,12 +12,18 @@ namespace reclaim {
 
 namespace {
 
+// "user:***@", "user@" or nothing: the userinfo of a URL as logs may show it.
+QString redactedUserinfo(const QString &user, bool hasPassword)
+{
+    if (user.isEmpty() && !hasPassword)
+        return {};
+    return user + (hasPassword ? QStringLiteral(":***") : QString()) + QLatin1Char('@');
+}
+
 QString redactedUrl(const QString &scheme, const QString &user, bool hasPassword,
                     const QString &host, int port, const QString &path)
 {
-    QString auth;
-    if (!user.isEmpty() || hasPassword)
-        auth = user + (hasPassword ? QStringLiteral(":***") : QString()) + QLatin1Char('@');
+    const QString auth = redactedUserinfo(user, hasPassword);
     return QStringLiteral("%1://%2%3:%4%5").arg(scheme, auth, host).arg(port).arg(path);
 }
 
@@ -27,11 +34,7 @@ QString PostgresEndpoint::redacted() const
     if (isSocket()) {
         // libpq's socket is a file in that directory named after the port: name the file, the
         // thing an operator looks for when the connection fails.
-        const QString auth = user.isEmpty() && password.isEmpty()
-                                 ? QString()
-                                 : user +
-                                       (password.isEmpty() ? QString() : QStringLiteral(":***")) +
-                                       QLatin1Char('@');
+        const QString auth = redactedUserinfo(user, !password.isEmpty());
         return QStringLiteral("postgresql://%1/%2?host=%3 (Unix socket %3/.s.PGSQL.%4)")
             .arg(auth, database, host, QString::number(port));
     }
@@ -52,20 +55,19 @@ QString RedisEndpoint::serverName() const
 QString RedisEndpoint::redacted() const
 {
     if (sentinel) {
-        const QString auth = user.isEmpty() && password.isEmpty()
-                                 ? QString()
-                                 : user +
-                                       (password.isEmpty() ? QString() : QStringLiteral(":***")) +
-                                       QLatin1Char('@');
+        const QString auth = redactedUserinfo(user, !password.isEmpty());
         return QStringLiteral("%1://%2%3/%4")
             .arg(tls.enabled ? QLatin1String("rediss+sentinel") : QLatin1String("redis+sentinel"),
                  auth, sentinel->describe(), QString::number(database));
     }
+    if (cluster) {
+        const QString auth = redactedUserinfo(user, !password.isEmpty());
+        return QStringLiteral("%1://%2%3")
+            .arg(tls.enabled ? QLatin1String("rediss+cluster") : QLatin1String("redis+cluster"),
+                 auth, cluster->describe());
+    }
     if (isSocket()) {
-        QString auth;
-        if (!user.isEmpty() || !password.isEmpty())
-            auth =
-                user + (password.isEmpty() ? QString() : QStringLiteral(":***")) + QLatin1Char('@');
+        const QString auth = redactedUserinfo(user, !password.isEmpty());
         return QStringLiteral("unix://%1%2?db=%3").arg(auth, socketPath).arg(database);
     }
     return redactedUrl(tls.enabled ? QStringLiteral("rediss") : QStringLiteral("redis"), user,
@@ -78,8 +80,8 @@ const QLatin1String kPostgresForm("postgresql://user[:password]@host[:port]/data
 // Every form parseRedisUrl() takes, so an unknown scheme is answered with all of them.
 const QLatin1String kRedisForm(
     "redis[s]://[[user]:password@]host[:port][/database], "
-    "redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database] "
-    "or "
+    "redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/masterName[/database], "
+    "redis[s]+cluster://[[user]:password@]host[:port][,host[:port]...] or "
     "unix://[[user]:password@]/path/redis.sock[?db=N]");
 
 // The scheme, or why there is none. Only [a-z0-9+.-] before "://" is taken as a scheme, so
@@ -295,6 +297,18 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &text, RedisPasswor
             e->tls.enabled = *scheme == QLatin1String("rediss+sentinel");
         return e;
     }
+    if (*scheme == QLatin1String("redis+cluster") || *scheme == QLatin1String("rediss+cluster")) {
+        auto e = parseClusterUrl(text);
+        if (!e)
+            return e;
+        e->tls.enabled = *scheme == QLatin1String("rediss+cluster");
+        if (password == RedisPassword::InUrl) {
+            const auto ok = requirePasswordForUser(e->user, e->password);
+            if (!ok)
+                return unexpected(ok.error());
+        }
+        return e;
+    }
     if (*scheme == QLatin1String("unix"))
         return parseUnixUrl(text, password);
     const bool tls = *scheme == QLatin1String("rediss");
@@ -335,6 +349,22 @@ Expected<QString, QString> urlAuthority(const QString &afterScheme)
             "cannot tell where the user name and password end: percent-encode '/', '?', '#' "
             "and '@' in them (%2F, %3F, %23, %40)"));
     return end < 0 ? afterScheme : afterScheme.left(end);
+}
+
+AuthorityParts splitAuthority(const QString &authority)
+{
+    AuthorityParts parts;
+    const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
+    if (at >= 0) {
+        const QString userinfo = authority.left(at);
+        const qsizetype colon = userinfo.indexOf(QLatin1Char(':'));
+        parts.user =
+            QUrl::fromPercentEncoding(userinfo.left(colon < 0 ? userinfo.size() : colon).toUtf8());
+        if (colon >= 0)
+            parts.password = QUrl::fromPercentEncoding(userinfo.mid(colon + 1).toUtf8());
+    }
+    parts.hosts = authority.mid(at + 1);
+    return parts;
 }
 
 QString redactSecrets(QString text)

@@ -1,6 +1,7 @@
 // Parsed postgresql:// and redis:// URLs, with a redacted form that is the only one ever logged.
 #pragma once
 
+#include "config/clusterspec.h"
 #include "config/redistls.h"
 #include "config/sentinelspec.h"
 #include "util/expected.h"
@@ -38,6 +39,9 @@ struct RedisEndpoint
     // Set for redis+sentinel://: host and port are then the master the sentinels name, asked
     // anew on every connection (redis/masterlocator.h).
     std::optional<SentinelSpec> sentinel;
+    // Set for redis+cluster://: host and port are then the first seed node's; a connection
+    // asks the seeds for the slot map and talks to each slot's master (redis/clusterclient.h).
+    std::optional<ClusterSpec> cluster;
 
     bool isSocket() const { return !socketPath.isEmpty(); }
     // The server as logs and errors name it: "host:port", "host:port (TLS)" or "unix socket /p".
@@ -61,6 +65,16 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url,
 // it cannot be told: a '/', '?' or '#' written raw in a password ends the authority early and
 // leaves the rest of the password, and its '@', in the path. The error never quotes the text.
 Expected<QString, QString> urlAuthority(const QString &afterScheme);
+
+// An authority that lists several servers ("user:pass@h1:1,h2:2"), split at its last '@': the
+// user and password percent-decoded, the hosts as written.
+struct AuthorityParts
+{
+    QString user;
+    QString password;
+    QString hosts;
+};
+AuthorityParts splitAuthority(const QString &authority);
 
 // Replaces the password of any URL-looking userinfo in text with "***".
 QString redactSecrets(QString text);

@@ -1,6 +1,8 @@
 // Where a Sentinel-monitored Redis is found: the sentinels to ask, in order, and the master's name.
 #pragma once
 
+#include "config/hostport.h"
+
 #include <QList>
 #include <QString>
 
@@ -8,11 +10,7 @@ namespace reclaim {
 
 struct SentinelSpec
 {
-    struct Node
-    {
-        QString host;
-        int port = 26379;
-    };
+    using Node = HostPort;
 
     QList<Node> sentinels; // asked in this order; the first that knows the master answers
     QString masterName;

@@ -33,6 +33,10 @@ QString RedisError::kindName(Kind kind)
         return QStringLiteral("no-permission");
     case Kind::Unanswered:
         return QStringLiteral("unanswered");
+    case Kind::Unroutable:
+        return QStringLiteral("unroutable");
+    case Kind::Redirected:
+        return QStringLiteral("redirected");
     }
     return QStringLiteral("unknown");
 }

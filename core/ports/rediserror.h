@@ -24,6 +24,8 @@ struct RedisError
         Auth,         // the server refused the user name and password (or asked for them)
         NoPermission, // the ACL user may not run this command or touch these keys (NOPERM)
         Unanswered,   // the command was sent but its reply never came: it may or may not have run
+        Unroutable,   // never sent: in a cluster its keys span slots, or no node can be chosen
+        Redirected,   // a cluster kept redirecting the command past its budget: it did not run
     };
 
     Kind kind = Kind::Io;

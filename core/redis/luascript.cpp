@@ -28,9 +28,10 @@ void LuaScript::nameScriptInRefusals(QList<RedisResult> &results) const
                 QStringLiteral("%1 (script %2)").arg(r.error().message, QLatin1String(m_name))});
 }
 
-Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisConnection &conn,
+Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisChannel &conn,
                                                         const QList<RedisCommand> &commands) const
 {
+    conn.learnScript(m_sha, m_source);
     auto results = conn.pipeline(commands);
     if (!results)
         return results;
@@ -59,9 +60,9 @@ Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisConnection &conn,
     return results;
 }
 
-QList<RedisResult> LuaScript::runEach(RedisConnection &conn,
-                                      const QList<RedisCommand> &commands) const
+QList<RedisResult> LuaScript::runEach(RedisChannel &conn, const QList<RedisCommand> &commands) const
 {
+    conn.learnScript(m_sha, m_source);
     QList<RedisResult> results = conn.exchange(commands);
     nameScriptInRefusals(results);
     QList<qsizetype> missing;
@@ -93,7 +94,7 @@ QList<RedisResult> LuaScript::runEach(RedisConnection &conn,
     return results;
 }
 
-RedisResult LuaScript::runOne(RedisConnection &conn, const QList<QByteArray> &keys,
+RedisResult LuaScript::runOne(RedisChannel &conn, const QList<QByteArray> &keys,
                               const QList<QByteArray> &args) const
 {
     auto results = run(conn, {evalsha(keys, args)});

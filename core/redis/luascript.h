@@ -1,7 +1,7 @@
 // A Lua script known by its SHA1, run with EVALSHA and loaded on demand after NOSCRIPT.
 #pragma once
 
-#include "redis/redisconnection.h"
+#include "redis/redischannel.h"
 
 #include <QByteArray>
 #include <QList>
@@ -20,13 +20,14 @@ public:
     RedisCommand evalsha(const QList<QByteArray> &keys, const QList<QByteArray> &args) const;
 
     // Runs `commands` (EVALSHA of this script) as one pipeline. Commands answered NOSCRIPT
-    // (the server restarted or flushed its scripts) are retried once after SCRIPT LOAD.
-    Expected<QList<RedisResult>, RedisError> run(RedisConnection &conn,
+    // (the server restarted or flushed its scripts) are retried once after SCRIPT LOAD. A
+    // cluster channel is given the source first, and loads it on each node that lacks it.
+    Expected<QList<RedisResult>, RedisError> run(RedisChannel &conn,
                                                  const QList<RedisCommand> &commands) const;
     // run() for writes (RedisConnection::exchange): one answer per command, always, where a
     // connection lost halfway answers the commands it left without a reply Unanswered.
-    QList<RedisResult> runEach(RedisConnection &conn, const QList<RedisCommand> &commands) const;
-    RedisResult runOne(RedisConnection &conn, const QList<QByteArray> &keys,
+    QList<RedisResult> runEach(RedisChannel &conn, const QList<RedisCommand> &commands) const;
+    RedisResult runOne(RedisChannel &conn, const QList<QByteArray> &keys,
                        const QList<QByteArray> &args) const;
 
 private:

@@ -9,6 +9,7 @@
 
 #include "config/connectionurl.h"
 #include "ports/rediserror.h"
+#include "redis/redischannel.h"
 #include "redis/redisvalue.h"
 #include "util/expected.h"
 
@@ -26,10 +27,7 @@ namespace reclaim {
 
 class TlsStream;
 
-using RedisCommand = QList<QByteArray>;
-using RedisResult = Expected<RedisValue, RedisError>;
-
-class RedisConnection final
+class RedisConnection final : public RedisChannel
 {
 public:
     // Connects (TCP, Unix socket or TLS), authenticates and selects the database, all within
@@ -42,31 +40,31 @@ public:
 
     RedisConnection(RedisConnection &&) noexcept;
     RedisConnection &operator=(RedisConnection &&) noexcept;
-    ~RedisConnection();
+    ~RedisConnection() override;
 
     // One command, one round trip. A server error reply is returned as RedisError::Server.
-    RedisResult command(const RedisCommand &argv);
+    RedisResult command(const RedisCommand &argv) override;
 
     // Writes every command, then reads every reply: one round trip for the whole batch, all
     // within one timeout.
     // The outer error means the connection failed (no reply can be trusted); inner errors are
     // per-command server errors.
-    Expected<QList<RedisResult>, RedisError> pipeline(const QList<RedisCommand> &commands);
+    Expected<QList<RedisResult>, RedisError> pipeline(const QList<RedisCommand> &commands) override;
 
     // pipeline() in two halves, for a caller that keeps one batch in flight while it handles
     // the previous one: send() writes a batch (one round trip), receive() reads the replies of
     // the oldest batch not yet read. Either failing discards the connection.
-    Expected<qsizetype, RedisError> send(const QList<RedisCommand> &commands);
-    Expected<QList<RedisResult>, RedisError> receive(qsizetype count);
+    Expected<qsizetype, RedisError> send(const QList<RedisCommand> &commands) override;
+    Expected<QList<RedisResult>, RedisError> receive(qsizetype count) override;
 
     // pipeline() for writes, where a failure halfway must not hide what did happen: one answer
     // per command, always. The replies read before the connection failed are kept; a command
     // sent whose reply never came is answered RedisError::Unanswered (it may have run), one
     // that was never sent (the connection was already gone) with that connection's error.
-    QList<RedisResult> exchange(const QList<RedisCommand> &commands);
+    QList<RedisResult> exchange(const QList<RedisCommand> &commands) override;
 
-    bool isBroken() const { return m_broken; }
-    qint64 roundTrips() const { return m_roundTrips; }
+    bool isBroken() const override { return m_broken; }
+    qint64 roundTrips() const override { return m_roundTrips; }
     QString endpointName() const { return m_endpointName; }
 
 private:

@@ -3,9 +3,11 @@
 #pragma once
 
 #include "config/connectionurl.h"
+#include "redis/clusterclient.h"
 #include "redis/redisconnection.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 
 namespace reclaim {
@@ -17,17 +19,18 @@ public:
     Q_DISABLE_COPY_MOVE(RedisLink)
 
     // The live connection; a broken one is discarded and a new one opened (for a Sentinel
-    // endpoint: to the master the sentinels name at that moment, redis/masterlocator.h).
-    Expected<RedisConnection *, RedisError> connection();
+    // endpoint: to the master the sentinels name at that moment, redis/masterlocator.h). For a
+    // cluster endpoint: the one cluster client, which opens and reopens each node itself.
+    Expected<RedisChannel *, RedisError> connection();
 
     // Called as a run starts: for a Sentinel endpoint the connection is closed, so the run asks
-    // the sentinels again and follows a failover since the last run without a restart. A
-    // direct endpoint keeps its connection.
+    // the sentinels again and follows a failover since the last run without a restart; a
+    // cluster reads its slot map again. A direct endpoint keeps its connection.
     void startRun();
 
     // The connection as it is, broken or not, without opening one: for reading the replies
     // of commands already sent on it. Null before the first connection().
-    RedisConnection *current() { return m_conn ? &*m_conn : nullptr; }
+    RedisChannel *current();
 
     // Round trips over every connection this link has had.
     qint64 roundTrips() const;
@@ -36,6 +39,7 @@ private:
     RedisEndpoint m_endpoint;
     std::chrono::milliseconds m_timeout;
     std::optional<RedisConnection> m_conn;
+    std::unique_ptr<ClusterClient> m_cluster; // a redis+cluster:// endpoint, made on first use
     qint64 m_closedRoundTrips = 0;
 };
 

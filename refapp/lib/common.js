@@ -65,6 +65,30 @@ function redisOptions(url) {
   return { opts, label: `redis ${opts.host}:${opts.port}/${db}` };
 }
 
+/**
+ * A connection bullmq can use for a single node (redis://) or a Redis Cluster
+ * (redis+cluster://host:port[,host:port...], the URL form Reclaim takes): for a cluster, an
+ * ioredis Cluster, which bullmq duplicates for its blocking connections. `label` is safe to print.
+ */
+function redisConnection(url) {
+  if (url && url.startsWith('redis+cluster://')) {
+    const rest = url.slice('redis+cluster://'.length);
+    const at = rest.lastIndexOf('@');
+    const hosts = (at >= 0 ? rest.slice(at + 1) : rest).replace(/\/.*$/, '');
+    const nodes = hosts.split(',').map((hp) => {
+      const colon = hp.lastIndexOf(':');
+      return { host: hp.slice(0, colon), port: parseInt(hp.slice(colon + 1), 10) };
+    });
+    if (nodes.some((n) => !n.host || !Number.isInteger(n.port))) throw new UsageError('the cluster URL has a bad host:port');
+    const IORedis = require('ioredis');
+    const make = () => new IORedis.Cluster(nodes, { redisOptions: { maxRetriesPerRequest: null } });
+    return { make, cluster: true, label: `redis cluster ${hosts}` };
+  }
+  const { opts, label } = redisOptions(url);
+  const IORedis = require('ioredis');
+  return { make: () => new IORedis(opts), cluster: false, label };
+}
+
 /** pg client config from postgresql://user:pass@host:port/db; `label` is safe to print. */
 function pgOptions(url) {
   if (!url) throw new UsageError('no PostgreSQL URL: pass --pg URL or set RECLAIM_PG_URL');
@@ -153,4 +177,4 @@ function runMain(prog, main) {
   );
 }
 
-module.exports = { parseArgs, UsageError, redisOptions, pgOptions, errText, makeRng, sleep, runMain };
+module.exports = { parseArgs, UsageError, redisOptions, redisConnection, pgOptions, errText, makeRng, sleep, runMain };

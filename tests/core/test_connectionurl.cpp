@@ -46,7 +46,8 @@ void TestConnectionUrl::redisRefused_data()
     const QString expected = QStringLiteral(
         " (expected redis[s]://[[user]:password@]host[:port][/database], "
         "redis[s]+sentinel://[[user]:password@]host[:port][,host[:port]...]/"
-        "masterName[/database] or unix://[[user]:password@]/path/redis.sock[?db=N])");
+        "masterName[/database], redis[s]+cluster://[[user]:password@]host[:port][,host[:port]...] "
+        "or unix://[[user]:password@]/path/redis.sock[?db=N])");
     QTest::newRow("port above 65535") << "redis://127.0.0.1:70000/0"
                                       << "port 70000 is out of range (1 to 65535)";
     QTest::newRow("port above 65535, with a password") << "redis://:qq7zz9@127.0.0.1:70000/0"

@@ -41,6 +41,10 @@ SandboxEnv SandboxEnv::load()
     env.redisPidFile = values.value(QStringLiteral("RECLAIM_SANDBOX_REDIS_PIDFILE"));
     env.pgData = values.value(QStringLiteral("RECLAIM_SANDBOX_PG_DATA"));
     env.pgPort = values.value(QStringLiteral("RECLAIM_SANDBOX_PG_PORT")).toInt();
+    env.clusterUrl = values.value(QStringLiteral("RECLAIM_CLUSTER_URL"));
+    for (const QString &port : values.value(QStringLiteral("RECLAIM_SANDBOX_CLUSTER_PORTS"))
+                                   .split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        env.clusterPorts << port.toInt();
     return env;
 }
 

@@ -22,6 +22,10 @@ struct SandboxEnv
     QString redisPidFile;
     QString pgData;
     int pgPort = 0;
+    // The sandbox's Redis Cluster (tools/sandbox --cluster): its redis+cluster:// URL and the
+    // six nodes' ports, the three created as masters first. Empty without a cluster.
+    QString clusterUrl;
+    QList<int> clusterPorts;
 
     // Skips (QSKIP) the calling test when no sandbox is available.
     static SandboxEnv load();

@@ -3,6 +3,10 @@
 -- see core/bullmq/bullmqlayout.h), so an unmodified worker of that release, already blocked
 -- waiting, wakes and takes it. A retained completed/failed job (or a stray hash) under the same
 -- id is removed first, in this same script, since BullMQ would silently ignore the add.
+-- Redis Cluster: every key is in KEYS but the job hash's own sub-keys (jobKey .. ':logs' and the
+-- like), which extend KEYS[13] and so share its hash tag. KEYS[14], the fencing generation, is
+-- the recovery lock's: in a cluster it must share the queue's slot too (#32 step 3), and until
+-- then the client refuses the call as cross-slot before sending it, rather than write unfenced.
 -- KEYS: 1 wait, 2 paused, 3 meta, 4 id counter, 5 completed, 6 failed, 7 delayed,
 --       8 prioritized, 9 waiting-children, 10 active, 11 events, 12 marker, 13 job hash,
 --       14 the recovery lock's fencing generation counter, 15 pc (priority counter)

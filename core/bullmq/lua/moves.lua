@@ -2,6 +2,7 @@
 -- (BullMQ's events stream: every move — active, delayed, waiting, completed, ... — adds an entry
 -- naming the job). A scan reads a queue that moves; a job that moved during it may have been
 -- read nowhere, so the scan asks for the jobs that moved and looks each one up by id.
+-- Redis Cluster: the one key it touches is in KEYS.
 -- KEYS: 1 the queue's events stream
 -- ARGV: 1 the mark returned earlier ("" to take a mark only), 2 the most entries to read,
 --       3 "redis6" to read the log only as a Redis 6.2 server allows (tests: Debian packages no

@@ -1,5 +1,8 @@
 -- Reclaim: where are these BullMQ jobs of one queue right now? One call looks up a batch of
 -- job ids and every check of the batch sees the same moment.
+-- Redis Cluster: every key is in KEYS but the job hashes and their locks (prefix .. id and
+-- prefix .. id .. ':lock'), which share the queue's prefix and so its hash tag, as BullMQ's own
+-- scripts build them; the caller refuses a call whose KEYS span slots before sending it.
 -- KEYS: 1 completed, 2 failed, 3 delayed, 4 prioritized, 5 waiting-children, 6 wait,
 --       7 paused (legacy list), 8 active, 9 meta
 -- ARGV: 1 the queue's key prefix ("bull:<queue>:"; a job's hash is prefix..id, as BullMQ's own

@@ -1,4 +1,5 @@
 -- Reclaim: take the recovery lock and, only if taken, a new fencing generation.
+-- Redis Cluster: both keys are in KEYS, and must share a hash tag.
 -- KEYS: 1 lock, 2 generation counter
 -- ARGV: 1 token, 2 ttl (ms), 3 floor: the highest generation PostgreSQL's fence recorded for this
 --       lock key (0 when none is known)

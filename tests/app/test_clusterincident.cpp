@@ -1,0 +1,251 @@
+// #32 step 2: the incident on a real Redis Cluster (the sandbox's 6 nodes, tools/sandbox
+// --cluster), produced by the real bullmq over an ioredis Cluster (refapp/cluster-incident.js),
+// once per hash-tag style, and the same incident on the single node as the reference:
+//  - `reclaim --once` over redis+cluster:// gets the verdicts and actions it gets on one node;
+//  - every lost job is requeued with its exact data, every healthy one left as it was;
+//  - an unmodified bullmq Worker on the cluster completes every job, requeued ones included.
+// The lock key carries the queue's hash tag, so the fenced enqueue's keys share one slot (a
+// design for several tags is #32 step 3).
+#include "redis/redisconnection.h"
+#include "support/reclaimprocess.h"
+#include "support/refapp.h"
+#include "support/sandboxenv.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+constexpr int kHealthy = 12;
+constexpr int kLost = 8;
+
+QString restoreQuery()
+{
+    return QStringLiteral(
+        "SELECT json_build_object('jobId', j.id, 'imageId', i.id, 'prompt', i.prompt, 'width', "
+        "512, 'height', 512)::text FROM \"ImageJob\" j JOIN \"Image\" i ON i.id = j.\"imageId\" "
+        "WHERE j.id = :jobId");
+}
+
+QJsonObject configFor(const SandboxEnv &env, const QString &redisUrl, const QString &prefix,
+                      const QString &queue, const QString &lockKey)
+{
+    const QJsonObject domain{{QStringLiteral("name"), QStringLiteral("image")},
+                             {QStringLiteral("table"), QStringLiteral("ImageJob")},
+                             {QStringLiteral("thresholdSeconds"), 3600},
+                             {QStringLiteral("queues"), QJsonArray{queue}},
+                             {QStringLiteral("keyPrefix"), prefix},
+                             {QStringLiteral("jobIdTemplate"), QStringLiteral("image-{id}")},
+                             {QStringLiteral("restore"),
+                              QJsonObject{{QStringLiteral("queue"), queue},
+                                          {QStringLiteral("jobName"), QStringLiteral("render")},
+                                          {QStringLiteral("query"), restoreQuery()}}}};
+    return QJsonObject{
+        {QStringLiteral("connections"), QJsonObject{{QStringLiteral("postgresUrl"), env.pgUrl},
+                                                    {QStringLiteral("redisUrl"), redisUrl}}},
+        {QStringLiteral("run"), QJsonObject{{QStringLiteral("lockKey"), lockKey},
+                                            {QStringLiteral("policy"), QStringLiteral("auto")},
+                                            {QStringLiteral("guard"),
+                                             QJsonObject{{QStringLiteral("maxActions"), 100},
+                                                         {QStringLiteral("maxAbsentShare"), 0.5},
+                                                         {QStringLiteral("minCandidates"), 20}}}}},
+        {QStringLiteral("domains"), QJsonArray{domain}}};
+}
+
+// FLUSHALL on every master of the cluster (a replica refuses it, and follows its master).
+void flushCluster(const SandboxEnv &env)
+{
+    for (int port : env.clusterPorts) {
+        RedisEndpoint e;
+        e.host = QStringLiteral("127.0.0.1");
+        e.port = port;
+        auto conn = RedisConnection::open(e, std::chrono::milliseconds(2000));
+        QVERIFY2(conn, qPrintable(conn ? QString() : conn.error().describe()));
+        (void)conn->command({QByteArrayLiteral("FLUSHALL")});
+    }
+}
+
+QStringList ids(const QJsonArray &rows)
+{
+    QStringList out;
+    for (const QJsonValue &v : rows)
+        out << v.toString();
+    return out;
+}
+
+// "<row id> <verdict> <action kind> <action result>", sorted: what one run concluded and did.
+QStringList outcome(const QJsonObject &report)
+{
+    QStringList out;
+    QHash<QString, QString> actions;
+    for (const QJsonValue &a : report.value(QStringLiteral("actions")).toArray()) {
+        const QJsonObject o = a.toObject();
+        actions.insert(o.value(QStringLiteral("rowId")).toString(),
+                       o.value(QStringLiteral("kind")).toString() + QLatin1Char(' ') +
+                           o.value(QStringLiteral("result")).toString());
+    }
+    const QJsonArray domains = report.value(QStringLiteral("domains")).toArray();
+    for (const QJsonValue &d : domains) {
+        for (const QJsonValue &c : d.toObject().value(QStringLiteral("candidates")).toArray()) {
+            const QJsonObject o = c.toObject();
+            const QString id = o.value(QStringLiteral("id")).toString();
+            out << QStringLiteral("%1 %2 %3")
+                       .arg(id, o.value(QStringLiteral("verdict")).toString(),
+                            actions.value(id, QStringLiteral("-")));
+        }
+    }
+    out.sort();
+    return out;
+}
+
+} // namespace
+
+class TestClusterIncident : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void incident_data();
+    void incident();
+
+private:
+    SandboxEnv m_env;
+    QStringList m_singleNode; // the reference outcome, from the first data row
+};
+
+void TestClusterIncident::initTestCase()
+{
+    m_env = SandboxEnv::load();
+    if (m_env.pgUrl.isEmpty() || m_env.clusterUrl.isEmpty())
+        RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox with a cluster (tools/sandbox start --cluster)");
+    QCOMPARE(m_env.clusterPorts.size(), 6);
+}
+
+void TestClusterIncident::incident_data()
+{
+    QTest::addColumn<bool>("cluster");
+    QTest::addColumn<QString>("prefix");
+    QTest::addColumn<QString>("queue");
+    QTest::addColumn<QString>("lockKey");
+    QTest::newRow("single node (the reference)") << false << "bull"
+                                                 << "image-render"
+                                                 << "lock:job-recovery";
+    QTest::newRow("cluster, {bull} prefix") << true << "{bull}"
+                                            << "image-render"
+                                            << "{bull}:lock:job-recovery";
+    QTest::newRow("cluster, a tag per queue") << true << "bull"
+                                              << "{image-render}"
+                                              << "{image-render}:lock:job-recovery";
+}
+
+void TestClusterIncident::incident()
+{
+    QFETCH(bool, cluster);
+    QFETCH(QString, prefix);
+    QFETCH(QString, queue);
+    QFETCH(QString, lockKey);
+    resetSandbox(m_env);
+    flushCluster(m_env);
+    migrate(m_env);
+    const QString redisUrl = cluster ? m_env.clusterUrl : m_env.redisUrl;
+    const QStringList where{QStringLiteral("--redis"), redisUrl, QStringLiteral("--prefix"), prefix,
+                            QStringLiteral("--queue"), queue};
+
+    const QJsonObject manifest =
+        QJsonDocument::fromJson(
+            runNode(m_env, QStringLiteral("cluster-incident.js"),
+                    QStringList{QStringLiteral("seed")} + where +
+                        QStringList{QStringLiteral("--healthy"), QString::number(kHealthy),
+                                    QStringLiteral("--lost"), QString::number(kLost)}))
+            .object();
+    const QStringList healthy = ids(manifest.value(QStringLiteral("healthy")).toArray());
+    const QStringList lost = ids(manifest.value(QStringLiteral("lost")).toArray());
+    QCOMPARE(healthy.size(), kHealthy);
+    QCOMPARE(lost.size(), kLost);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("reclaim.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(configFor(m_env, redisUrl, prefix, queue, lockKey)).toJson());
+    file.close();
+
+    const Ran ran = runReclaim(
+        m_env, QStringLiteral(RECLAIM_BINARY),
+        {QStringLiteral("--once"), QStringLiteral("--json"), QStringLiteral("--config"), path},
+        {{QStringLiteral("RECLAIM_REDIS_URL"), redisUrl}});
+    QVERIFY2(ran.exitCode == 0, ran.both().right(3000).constData());
+    const QStringList got = outcome(ran.json());
+    QCOMPARE(got.size(), kHealthy + kLost);
+    for (const QString &row : healthy)
+        QVERIFY2(got.contains(QStringLiteral("%1 SCHEDULED -").arg(row)),
+                 qPrintable(got.join(QLatin1Char('\n'))));
+    for (const QString &row : lost)
+        QVERIFY2(got.contains(QStringLiteral("%1 ABSENT REQUEUE applied").arg(row)),
+                 qPrintable(got.join(QLatin1Char('\n'))));
+    if (!cluster)
+        m_singleNode = got;
+    else if (!m_singleNode.isEmpty())
+        QCOMPARE(got, m_singleNode);
+
+    // What bullmq itself sees: every job waiting, the requeued ones with their exact data.
+    QStringList jobIds;
+    for (const QString &row : healthy + lost)
+        jobIds << QStringLiteral("image-") + row;
+    const QJsonObject states =
+        QJsonDocument::fromJson(
+            runNode(m_env, QStringLiteral("cluster-incident.js"),
+                    QStringList{QStringLiteral("states")} + where +
+                        QStringList{QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
+            .object();
+    for (const QString &row : healthy + lost) {
+        const QJsonObject s = states.value(QStringLiteral("image-") + row).toObject();
+        QCOMPARE(s.value(QStringLiteral("state")).toString(), QStringLiteral("waiting"));
+        const QJsonObject data = s.value(QStringLiteral("data")).toObject();
+        QCOMPARE(data.value(QStringLiteral("jobId")).toString(), row);
+        QCOMPARE(data.value(QStringLiteral("imageId")).toString(),
+                 QString(row).replace(QStringLiteral("cij-"), QStringLiteral("cim-")));
+        QCOMPARE(data.value(QStringLiteral("width")).toInt(), 512);
+    }
+    // One audit row per action, and the rows left for the worker to move.
+    const auto audits = sql(m_env, QStringLiteral("SELECT count(*) FROM reclaim.audit"));
+    QCOMPARE(audits.value(0).value(0).toInt(), kLost);
+    const auto queued =
+        sql(m_env, QStringLiteral("SELECT count(*) FROM \"ImageJob\" WHERE status = 'QUEUED'"));
+    QCOMPARE(queued.value(0).value(0).toInt(), kHealthy + kLost);
+
+    // An unmodified worker on the same deployment completes every job, requeued ones included.
+    const QByteArray worked =
+        runNode(m_env, QStringLiteral("cluster-incident.js"),
+                QStringList{QStringLiteral("work")} + where +
+                    QStringList{QStringLiteral("--count"), QString::number(kHealthy + kLost),
+                                QStringLiteral("--timeout-ms"), QStringLiteral("60000")},
+                90000);
+    QSet<QString> completed;
+    for (const QByteArray &line : worked.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(QStringLiteral("event")).toString() == QLatin1String("completed"))
+            completed.insert(o.value(QStringLiteral("id")).toString());
+    }
+    for (const QString &row : lost)
+        QVERIFY2(completed.contains(QStringLiteral("image-") + row), qPrintable(row));
+    QCOMPARE(completed.size(), kHealthy + kLost);
+    const QJsonObject after =
+        QJsonDocument::fromJson(
+            runNode(m_env, QStringLiteral("cluster-incident.js"),
+                    QStringList{QStringLiteral("states")} + where +
+                        QStringList{QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
+            .object();
+    for (const QString &id : jobIds)
+        QCOMPARE(after.value(id).toObject().value(QStringLiteral("state")).toString(),
+                 QStringLiteral("completed"));
+}
+
+QTEST_GUILESS_MAIN(TestClusterIncident)
+#include "test_clusterincident.moc"
