@@ -24,7 +24,7 @@ int runLookupBench(const Args &args)
 
     // One inspector for every repetition, as the daemon keeps one across runs; the first pass
     // (connect, SCRIPT LOAD after NOSCRIPT) is a warm-up and not counted.
-    RedisAdapters redis(config->redis, config->run);
+    RedisAdapters redis(*config);
     QList<double> seconds, tripsPer1000;
     int scheduled = 0, absent = 0, unknown = 0;
     for (int rep = 0; rep <= reps; ++rep) {

@@ -110,7 +110,7 @@ int runPickupBench(const Args &args)
     if (node.isEmpty())
         return fail(QStringLiteral("node not found on PATH"));
 
-    RedisAdapters redis(config->redis, config->run);
+    RedisAdapters redis(*config);
     // The enqueue is fenced on the recovery lock's generation: the bench stands in for a run
     // holding generation 1 (on the benchmark's own sandbox Redis only).
     {

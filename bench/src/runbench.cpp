@@ -64,7 +64,7 @@ int runRunBench(const Args &args)
     wall.start();
     // As Engine::run: a fresh database connection per run, one Redis inspector/writer/lock.
     auto store = PgJobStore::open(*config, !apply);
-    RedisAdapters redis(config->redis, config->run);
+    RedisAdapters redis(*config);
     RecoveryRun run(*config, store ? store->get() : nullptr,
                     store ? QString() : store.error().message, redis.queue, redis.queue,
                     redis.lock);

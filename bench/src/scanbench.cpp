@@ -32,7 +32,7 @@ int runScanBench(const Args &args)
     auto store = PgJobStore::open(*config, true);
     if (!store)
         return fail(store.error().message);
-    RedisAdapters redis(config->redis, config->run);
+    RedisAdapters redis(*config);
 
     struct Looked
     {

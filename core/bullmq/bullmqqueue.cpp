@@ -20,8 +20,8 @@ constexpr int kMovesRead = 50000;
 
 } // namespace
 
-BullmqQueue::BullmqQueue(RedisLink &link, const RunSettings &settings, QByteArray generationKey)
-    : m_link(link), m_settings(settings), m_generationKey(std::move(generationKey))
+BullmqQueue::BullmqQueue(RedisLink &link, const RunSettings &settings, FenceKeys fence)
+    : m_link(link), m_settings(settings), m_fence(std::move(fence))
 {}
 
 qint64 BullmqQueue::roundTrips() const
@@ -278,7 +278,7 @@ BullmqQueue::enqueueMany(const QList<EnqueueRequest> &requests)
     if (!conn)
         return QList<Expected<EnqueueOutcome, RedisError>>(requests.size(),
                                                            unexpected(conn.error()));
-    return bullmq::enqueueJobs(**conn, m_generationKey, requests);
+    return bullmq::enqueueJobs(**conn, m_fence, requests);
 }
 
 } // namespace reclaim

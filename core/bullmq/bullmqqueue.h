@@ -2,6 +2,7 @@
 // paged scans and the requeue, each a server-side script (core/bullmq/lua).
 #pragma once
 
+#include "config/fencekeys.h"
 #include "config/reclaimconfig.h"
 #include "ports/queueinspector.h"
 #include "ports/queuewriter.h"
@@ -12,8 +13,8 @@ namespace reclaim {
 class BullmqQueue final : public QueueInspector, public QueueWriter
 {
 public:
-    // `generationKey`: the recovery lock's fencing counter (RedisLock::generationKeyFor).
-    BullmqQueue(RedisLink &link, const RunSettings &settings, QByteArray generationKey);
+    // `fence`: which key holds the fencing generation each queue's enqueue checks.
+    BullmqQueue(RedisLink &link, const RunSettings &settings, FenceKeys fence);
     Q_DISABLE_COPY_MOVE(BullmqQueue)
 
     using QueueInspector::probe;
@@ -45,7 +46,7 @@ private:
 
     RedisLink &m_link;
     RunSettings m_settings;
-    QByteArray m_generationKey;
+    FenceKeys m_fence;
 };
 
 } // namespace reclaim

@@ -85,7 +85,7 @@ RedisError notEnqueued(const RedisError &readError)
 
 } // namespace
 
-QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const QByteArray &generationKey,
+QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const FenceKeys &fence,
                                  const QList<EnqueueRequest> &requests)
 {
     // Which release laid each queue out decides what its add writes: an unknown (newer) one, or
@@ -124,7 +124,8 @@ QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const QByteArray &generatio
         }
         auto keys = keysOf.find(queueOf(r.job));
         if (keys == keysOf.end())
-            keys = keysOf.insert(queueOf(r.job), queueKeys(r.job, generationKey));
+            keys = keysOf.insert(queueOf(r.job),
+                                 queueKeys(r.job, fence.forQueue(r.job.keyPrefix, r.job.queue)));
         writes << enqueueCommand(r, layouts.at(i), *keys);
         written << i;
     }

@@ -2,6 +2,7 @@
 // queue's release writes, each fenced on the run's generation by the script (lua/enqueue.lua).
 #pragma once
 
+#include "config/fencekeys.h"
 #include "ports/queuewriter.h"
 #include "redis/redisconnection.h"
 
@@ -16,7 +17,7 @@ using EnqueueResult = Expected<EnqueueOutcome, RedisError>;
 // then every job's script in another. Each request gets its own answer, in order: a refusal
 // (layout unknown or unstamped) is that request's error, and a connection lost halfway leaves
 // the replies already read as they were and answers the rest Unanswered (they may have run).
-QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const QByteArray &generationKey,
+QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const FenceKeys &fence,
                                  const QList<EnqueueRequest> &requests);
 
 } // namespace reclaim::bullmq

@@ -1,5 +1,7 @@
 #include "config/configloader.h"
 
+#include "util/clusterslot.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -516,6 +518,34 @@ Endpoint readEndpoint(ObjectReader &connections, const QString &key, const QStri
     return *parsed;
 }
 
+// On a Redis Cluster a script touches one slot: BullMQ's own scripts need a queue's keys to
+// share a hash tag, and Reclaim's lock script needs the lock and its generation to. A key
+// without one is refused here, naming the domain or setting, rather than at the first write.
+void requireHashTags(const ReclaimConfig &config, const QString &redisUrlKey)
+{
+    const QByteArray lock = config.run.lockKey.toUtf8();
+    if (clusterHashTag(lock).size() == lock.size())
+        throw Invalid{QStringLiteral("run.lockKey"),
+                      QStringLiteral("'%1' has no hash tag, and %2 is a Redis Cluster: the lock "
+                                     "and its generation must share a slot (write it as, for "
+                                     "example, '{reclaim}:%1')")
+                          .arg(config.run.lockKey, redisUrlKey)};
+    for (qsizetype i = 0; i < config.domains.size(); ++i) {
+        const DomainConfig &d = config.domains.at(i);
+        for (const QString &q : d.queues) {
+            const QByteArray base =
+                (d.keyPrefix + QLatin1Char(':') + q + QLatin1Char(':')).toUtf8();
+            if (clusterHashTag(base).size() == base.size())
+                throw Invalid{QStringLiteral("domains[%1].keyPrefix").arg(i),
+                              QStringLiteral("domain %1: queue %2 with prefix '%3' has no hash "
+                                             "tag, and %4 is a Redis Cluster: BullMQ needs a "
+                                             "queue's keys in one slot (a prefix such as "
+                                             "'{%3}', or a queue name such as '{%2}')")
+                                  .arg(d.name, q, d.keyPrefix, redisUrlKey)};
+        }
+    }
+}
+
 // connections.redisTls: the files and names of a rediss:// connection. Every file is read and
 // parsed now, so a missing or unreadable one is a configuration error naming its key and path
 // rather than a failed run later.
@@ -660,6 +690,8 @@ Expected<ReclaimConfig, ConfigError> ConfigLoader::loadJson(const QByteArray &js
                                                        : other.bullmqIfUnstamped)};
             config.domains << d;
         }
+        if (config.redis.cluster)
+            requireHashTags(config, redisUrlKey);
         root.rejectUnknownKeys();
         return config;
     } catch (const Invalid &invalid) {

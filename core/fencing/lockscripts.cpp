@@ -22,4 +22,10 @@ const LuaScript &lockRenew()
     return s;
 }
 
+const LuaScript &generationRaise()
+{
+    static const LuaScript s("generationraise", lua::generationraise);
+    return s;
+}
+
 } // namespace reclaim::fencing::scripts

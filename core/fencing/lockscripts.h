@@ -8,5 +8,6 @@ namespace reclaim::fencing::scripts {
 const LuaScript &lockAcquire();
 const LuaScript &lockRelease();
 const LuaScript &lockRenew();
+const LuaScript &generationRaise();
 
 } // namespace reclaim::fencing::scripts

@@ -4,13 +4,44 @@
 
 namespace reclaim {
 
-RedisLock::RedisLock(RedisLink &link, QString lockKey)
-    : m_link(link), m_lockKey(lockKey.toUtf8()), m_generationKey(generationKeyFor(lockKey))
+RedisLock::RedisLock(RedisLink &link, QString lockKey, QList<QByteArray> generationCopies)
+    : m_link(link), m_lockKey(lockKey.toUtf8()), m_generationKey(generationKeyFor(lockKey)),
+      m_generationCopies(std::move(generationCopies))
 {}
 
 QByteArray RedisLock::generationKeyFor(const QString &lockKey)
 {
-    return lockKey.toUtf8() + ":generation";
+    return FenceKeys::generationKeyFor(lockKey);
+}
+
+std::optional<RedisError> RedisLock::raiseCopies(RedisChannel &conn, qint64 generation)
+{
+    if (m_generationCopies.isEmpty())
+        return std::nullopt;
+    const LuaScript &raise = fencing::scripts::generationRaise();
+    QList<RedisCommand> commands;
+    for (const QByteArray &copy : m_generationCopies)
+        commands << raise.evalsha({copy}, {QByteArray::number(generation)});
+    const QList<RedisResult> results = raise.runEach(conn, commands);
+    for (qsizetype i = 0; i < results.size(); ++i) {
+        const QString copy = QString::fromUtf8(m_generationCopies.at(i));
+        if (!results.at(i))
+            return RedisError{results.at(i).error().kind,
+                              QStringLiteral("cannot raise the fencing generation's copy %1 to "
+                                             "%2: %3")
+                                  .arg(copy)
+                                  .arg(generation)
+                                  .arg(results.at(i).error().message)};
+        const qint64 now = results.at(i)->toInteger().value_or(-1);
+        if (now != generation)
+            return RedisError{RedisError::Kind::Reply,
+                              QStringLiteral("the fencing generation's copy %1 holds %2, not this "
+                                             "run's %3: a newer run has the lock")
+                                  .arg(copy)
+                                  .arg(now)
+                                  .arg(generation)};
+    }
+    return std::nullopt;
 }
 
 Expected<LockAttempt, RedisError> RedisLock::acquire(const QString &token, qint64 ttlMs,
@@ -33,6 +64,13 @@ Expected<LockAttempt, RedisError> RedisLock::acquire(const QString &token, qint6
         a.holder = token;
         a.holderTtlMs = ttlMs;
         a.raisedFrom = r->elements.at(2).toInteger().value_or(0);
+        // Before anything is written: every queue slot's copy says this generation, so a stale
+        // run's enqueue into any of them is refused from here on. A copy that cannot be raised
+        // gives the lock back rather than run with a queue unfenced.
+        if (auto failed = raiseCopies(**conn, a.generation)) {
+            (void)fencing::scripts::lockRelease().runOne(**conn, {m_lockKey}, {token.toUtf8()});
+            return unexpected(*failed);
+        }
     } else {
         if (r->elements.size() < 4)
             return unexpected(RedisError::unexpectedReply(QStringLiteral("lockacquire")));

@@ -2,6 +2,7 @@
 // same script, compare-then-expire renewal and compare-and-delete release (core/fencing/lua).
 #pragma once
 
+#include "config/fencekeys.h"
 #include "ports/recoverylock.h"
 #include "redis/redislink.h"
 
@@ -11,7 +12,9 @@ class RedisLock final : public RecoveryLock
 {
 public:
     // `lockKey` ("lock:job-recovery"); the generation counter is "<lockKey>:generation".
-    RedisLock(RedisLink &link, QString lockKey);
+    // `generationCopies`: on a Redis Cluster, the copies of the generation in the queues' slots
+    // (config/fencekeys.h), raised as the lock is taken; none on one node.
+    RedisLock(RedisLink &link, QString lockKey, QList<QByteArray> generationCopies = {});
     Q_DISABLE_COPY_MOVE(RedisLock)
 
     Expected<LockAttempt, RedisError> acquire(const QString &token, qint64 ttlMs,
@@ -28,6 +31,11 @@ private:
     RedisLink &m_link;
     QByteArray m_lockKey;
     QByteArray m_generationKey;
+    QList<QByteArray> m_generationCopies;
+
+    // Raises every copy to `generation`; an error when one cannot be raised, or already holds a
+    // newer generation (this run is then stale before it wrote anything).
+    std::optional<RedisError> raiseCopies(RedisChannel &conn, qint64 generation);
 };
 
 } // namespace reclaim

@@ -1,7 +1,7 @@
 #include "redis/clusterclient.h"
 
 #include "redis/clusterredirect.h"
-#include "redis/clusterslot.h"
+#include "util/clusterslot.h"
 #include "redis/commandkeys.h"
 
 #include <QMap>

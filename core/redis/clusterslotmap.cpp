@@ -1,6 +1,6 @@
 #include "redis/clusterslotmap.h"
 
-#include "redis/clusterslot.h"
+#include "util/clusterslot.h"
 
 #include <QStringList>
 #include <algorithm>

@@ -7,7 +7,7 @@ namespace reclaim {
 
 Engine::Engine(ReclaimConfig config)
     : m_config(std::move(config)),
-      m_redis(std::make_unique<RedisAdapters>(m_config.redis, m_config.run))
+      m_redis(std::make_unique<RedisAdapters>(m_config))
 {}
 
 Engine::~Engine() = default;
@@ -15,7 +15,7 @@ Engine::~Engine() = default;
 void Engine::setConfig(ReclaimConfig config)
 {
     m_config = std::move(config);
-    m_redis = std::make_unique<RedisAdapters>(m_config.redis, m_config.run);
+    m_redis = std::make_unique<RedisAdapters>(m_config);
 }
 
 RunReport Engine::run(const RunRequest &request)

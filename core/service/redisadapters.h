@@ -11,14 +11,21 @@ namespace reclaim {
 
 struct RedisAdapters final
 {
-    RedisAdapters(const RedisEndpoint &endpoint, const RunSettings &settings)
+    // `queues`: every (prefix, queue) the runs may write to; on a Redis Cluster the lock raises
+    // the fencing generation's copy in each of their slots (config/fencekeys.h).
+    RedisAdapters(const RedisEndpoint &endpoint, const RunSettings &settings,
+                  const QList<QPair<QString, QString>> &queues = {})
         : link(endpoint, settings.redisTimeout),
-          queue(link, settings, RedisLock::generationKeyFor(settings.lockKey)),
-          lock(link, settings.lockKey)
+          fence(settings.lockKey, endpoint.cluster.has_value()), queue(link, settings, fence),
+          lock(link, settings.lockKey, fence.copiesFor(queues))
+    {}
+    explicit RedisAdapters(const ReclaimConfig &config)
+        : RedisAdapters(config.redis, config.run, queuesOf(config))
     {}
     Q_DISABLE_COPY_MOVE(RedisAdapters)
 
     RedisLink link;
+    FenceKeys fence;
     BullmqQueue queue;
     RedisLock lock;
 };

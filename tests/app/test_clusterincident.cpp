@@ -6,11 +6,15 @@
 //  - an unmodified bullmq Worker on the cluster completes every job, requeued ones included.
 // The lock key carries the queue's hash tag, so the fenced enqueue's keys share one slot (a
 // design for several tags is #32 step 3).
+#include "config/configloader.h"
+#include "config/fencekeys.h"
 #include "redis/redisconnection.h"
+#include "service/redisadapters.h"
 #include "support/reclaimprocess.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -113,6 +117,7 @@ private slots:
     void initTestCase();
     void incident_data();
     void incident();
+    void aStaleRunnersEnqueueIsRefusedInEveryQueueSlot();
 
 private:
     SandboxEnv m_env;
@@ -245,6 +250,65 @@ void TestClusterIncident::incident()
     for (const QString &id : jobIds)
         QCOMPARE(after.value(id).toObject().value(QStringLiteral("state")).toString(),
                  QStringLiteral("completed"));
+}
+
+// #32 step 3: the lock lives in its own slot and two queues in two others. Taking the lock raises
+// the generation's copy in each queue slot before anything is written, so a run that lost the
+// lock and resumes is refused by both queues' enqueue script, while the new holder's succeeds.
+void TestClusterIncident::aStaleRunnersEnqueueIsRefusedInEveryQueueSlot()
+{
+    resetSandbox(m_env);
+    flushCluster(m_env);
+    migrate(m_env);
+    const QStringList queues{QStringLiteral("{image-render}"), QStringLiteral("{image-retry}")};
+    QJsonObject json = configFor(m_env, m_env.clusterUrl, QStringLiteral("bull"), queues.first(),
+                                 QStringLiteral("{reclaim}:lock:job-recovery"));
+    QJsonArray domains = json.value(QStringLiteral("domains")).toArray();
+    QJsonObject domain = domains.first().toObject();
+    domain[QStringLiteral("queues")] = QJsonArray{queues.at(0), queues.at(1)};
+    domains[0] = domain;
+    json[QStringLiteral("domains")] = domains;
+    auto config = ConfigLoader::loadJson(QJsonDocument(json).toJson(), QStringLiteral("test"),
+                                         QProcessEnvironment());
+    QVERIFY2(config, config ? "" : qPrintable(config.error().toString()));
+    const FenceKeys fence = fenceKeysOf(*config);
+    const QList<QByteArray> copies = fence.copiesFor(queuesOf(*config));
+    QCOMPARE(copies.size(), 2); // neither queue shares the lock's slot, nor each other's
+
+    RedisAdapters stale(*config);
+    auto first = stale.lock.acquire(QStringLiteral("stale-token"), 60000, 0);
+    QVERIFY2(first && first->acquired, first ? "" : qPrintable(first.error().describe()));
+    auto channel = stale.link.connection();
+    QVERIFY(channel);
+    for (const QByteArray &copy : copies)
+        QCOMPARE((*channel)->command({QByteArrayLiteral("GET"), copy})->toText(),
+                 QString::number(first->generation));
+
+    // The stale holder pauses past its TTL; a new runner takes the lock.
+    QVERIFY((*channel)->command({QByteArrayLiteral("DEL"), config->run.lockKey.toUtf8()}));
+    RedisAdapters fresh(*config);
+    auto second = fresh.lock.acquire(QStringLiteral("fresh-token"), 60000, 0);
+    QVERIFY2(second && second->acquired, second ? "" : qPrintable(second.error().describe()));
+    QCOMPARE(second->generation, first->generation + 1);
+
+    for (const QString &q : queues) {
+        EnqueueRequest request;
+        request.job = JobRef{QStringLiteral("bull"), q, QStringLiteral("image-cij-stale")};
+        request.name = QStringLiteral("render");
+        request.data = QByteArrayLiteral("{\"jobId\":\"cij-stale\"}");
+        request.timestampMs = QDateTime::currentMSecsSinceEpoch();
+        request.generation = first->generation;
+        request.familyIfUnstamped = QStringLiteral("6"); // empty queues: never stamped
+        auto refused = stale.queue.enqueue(request);
+        QVERIFY2(refused, refused ? "" : qPrintable(refused.error().describe()));
+        QVERIFY2(refused->fenced && !refused->enqueued, qPrintable(q));
+        QCOMPARE(refused->currentGeneration, second->generation);
+
+        request.generation = second->generation;
+        auto taken = fresh.queue.enqueue(request);
+        QVERIFY2(taken, taken ? "" : qPrintable(taken.error().describe()));
+        QVERIFY2(taken->enqueued, qPrintable(q));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestClusterIncident)

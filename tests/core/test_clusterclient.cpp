@@ -6,7 +6,7 @@
 #include "config/connectionurl.h"
 #include "fakeredisnode.h"
 #include "redis/clusterclient.h"
-#include "redis/clusterslot.h"
+#include "util/clusterslot.h"
 #include "redis/redislink.h"
 
 #include <QCryptographicHash>

@@ -2,10 +2,11 @@
 // specification's vectors, hash tags, which arguments of a command are keys, the slot map read
 // from CLUSTER SHARDS and CLUSTER SLOTS replies, redirection replies, and redis+cluster:// URLs.
 #include "config/connectionurl.h"
+#include "config/fencekeys.h"
 #include "redis/clusterredirect.h"
-#include "redis/clusterslot.h"
 #include "redis/clusterslotmap.h"
 #include "redis/commandkeys.h"
+#include "util/clusterslot.h"
 
 #include <QTest>
 
@@ -78,6 +79,7 @@ private slots:
     void clusterUrl();
     void clusterUrlRefused_data();
     void clusterUrlRefused();
+    void fenceKeysPerQueueSlot();
 };
 
 void TestClusterRouting::keySlot_data()
@@ -362,6 +364,34 @@ void TestClusterRouting::clusterUrlRefused()
     QVERIFY(!e);
     QVERIFY2(e.error().contains(message), qPrintable(e.error()));
     QVERIFY2(!e.error().contains(QLatin1String("qq7")), qPrintable(e.error()));
+}
+
+void TestClusterRouting::fenceKeysPerQueueSlot()
+{
+    const QString lock = QStringLiteral("{reclaim}:lock:job-recovery");
+    const QByteArray generation = "{reclaim}:lock:job-recovery:generation";
+
+    // One node: every queue checks the generation counter itself.
+    const FenceKeys single(lock, false);
+    QCOMPARE(single.generation(), generation);
+    QCOMPARE(single.forQueue(QStringLiteral("bull"), QStringLiteral("render")), generation);
+    QVERIFY(single.copiesFor({{QStringLiteral("bull"), QStringLiteral("render")}}).isEmpty());
+
+    // A cluster: a queue in the lock's slot checks the counter; any other, a copy in its slot.
+    const FenceKeys cluster(lock, true);
+    QCOMPARE(cluster.forQueue(QStringLiteral("{reclaim}"), QStringLiteral("render")), generation);
+    const QByteArray render = cluster.forQueue(QStringLiteral("bull"), QStringLiteral("{render}"));
+    QCOMPARE(render, QByteArray("{render}:reclaim:generation:{reclaim}:lock:job-recovery"));
+    QCOMPARE(clusterKeySlot(render), clusterKeySlot("bull:{render}:wait"));
+    const QByteArray bull = cluster.forQueue(QStringLiteral("{bull}"), QStringLiteral("a"));
+    QCOMPARE(clusterKeySlot(bull), clusterKeySlot("{bull}:a:wait"));
+    // One copy per slot, however many queues share it; none for the lock's own slot.
+    const QList<QByteArray> copies =
+        cluster.copiesFor({{QStringLiteral("{bull}"), QStringLiteral("a")},
+                           {QStringLiteral("{bull}"), QStringLiteral("b")},
+                           {QStringLiteral("bull"), QStringLiteral("{render}")},
+                           {QStringLiteral("{reclaim}"), QStringLiteral("c")}});
+    QCOMPARE(copies, (QList<QByteArray>{bull, render}));
 }
 
 QTEST_GUILESS_MAIN(TestClusterRouting)

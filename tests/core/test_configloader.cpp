@@ -587,6 +587,60 @@ private slots:
         QVERIFY(!c.error().toString().contains(QLatin1String("hunter2")));
     }
 
+    // #32 step 3: on a Redis Cluster every queue's keys and the lock's must carry a hash tag; the
+    // refusal names the domain and the setting. On one node nothing is asked of them.
+    void clusterHashTags_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QString>("lockKey");
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<QString>("expected"); // empty: accepted
+        const QString cluster = QStringLiteral("redis+cluster://h1:7000,h2:7001");
+        QTest::newRow("tagged prefix") << cluster << "{reclaim}:lock" << "{bull}" << "";
+        QTest::newRow("one node, no tags") << "redis://h:6379/0" << "lock:job-recovery" << "bull"
+                                           << "";
+        QTest::newRow("prefix without a tag")
+            << cluster << "{reclaim}:lock" << "bull"
+            << "test.json: domains[0].keyPrefix: domain slide: queue slide-generation with prefix "
+               "'bull' has no hash tag, and connections.redisUrl is a Redis Cluster";
+        QTest::newRow("lock without a tag")
+            << cluster << "lock:job-recovery" << "{bull}"
+            << "test.json: run.lockKey: 'lock:job-recovery' has no hash tag, and "
+               "connections.redisUrl is a Redis Cluster";
+        QTest::newRow("empty tag is none") << cluster << "{}lock" << "{bull}"
+                                           << "test.json: run.lockKey: '{}lock' has no hash tag";
+    }
+
+    void clusterHashTags()
+    {
+        QFETCH(QString, url);
+        QFETCH(QString, lockKey);
+        QFETCH(QString, prefix);
+        QFETCH(QString, expected);
+        QJsonObject config = sample();
+        QJsonObject connections = config.value(QStringLiteral("connections")).toObject();
+        connections[QStringLiteral("redisUrl")] = url;
+        config[QStringLiteral("connections")] = connections;
+        QJsonObject run = config.value(QStringLiteral("run")).toObject();
+        run[QStringLiteral("lockKey")] = lockKey;
+        config[QStringLiteral("run")] = run;
+        QJsonArray domains = config.value(QStringLiteral("domains")).toArray();
+        for (qsizetype i = 0; i < domains.size(); ++i) {
+            QJsonObject d = domains.at(i).toObject();
+            d[QStringLiteral("keyPrefix")] = prefix;
+            domains[i] = d;
+        }
+        config[QStringLiteral("domains")] = domains;
+        auto c = ConfigLoader::loadJson(QJsonDocument(config).toJson(), QStringLiteral("test.json"),
+                                        emptyEnv());
+        if (expected.isEmpty()) {
+            QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
+            return;
+        }
+        QVERIFY(!c.hasValue());
+        QVERIFY2(c.error().toString().startsWith(expected), qPrintable(c.error().toString()));
+    }
+
     // connections.redisSentinel: the sentinels' own credentials, only with a sentinel URL, never
     // a user without its password, never quoted.
     void redisSentinel_data()

@@ -9,7 +9,7 @@ namespace reclaim::test {
 RunReport runHooked(const ReclaimConfig &config, const BoundaryHook &hook, const QString &trigger,
                     bool dryRun)
 {
-    RedisAdapters redis(config.redis, config.run);
+    RedisAdapters redis(config);
     HookedQueue hookedQueue(redis.queue, redis.queue, redis.lock, hook);
     RunRequest request;
     request.trigger = trigger;

@@ -77,7 +77,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "racerunner: %s\n", qPrintable(store.error().message));
         return 5;
     }
-    RedisAdapters redis(config->redis, config->run);
+    RedisAdapters redis(*config);
     bool paused = false;
     auto hook = [&](const QString &boundary) {
         if (!pauseAt.isEmpty() && !paused && boundary == pauseAt) {

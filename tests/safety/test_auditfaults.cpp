@@ -53,7 +53,7 @@ private:
     RunReport runWith(const ReclaimConfig &config, const std::function<void(const Action &)> &hook,
                       QString *hooked, RunProgress *progress = nullptr)
     {
-        RedisAdapters redis(config.redis, config.run);
+        RedisAdapters redis(config);
         auto store = PgJobStore::open(config, false);
         if (!store)
             qFatal("store: %s", qPrintable(store.error().message));

@@ -112,7 +112,7 @@ private:
 
     RunReport run()
     {
-        RedisAdapters redis(m_config.redis, m_config.run);
+        RedisAdapters redis(m_config);
         return runHooked(redis.queue, redis);
     }
 
@@ -164,7 +164,7 @@ private:
             return false;
         m_config.postgres.port = proxy.port();
         m_config.run.postgresTimeout = std::chrono::milliseconds(1000);
-        RedisAdapters redis(m_config.redis, m_config.run);
+        RedisAdapters redis(m_config);
         BatchHooks hooks(redis.queue);
         hooks.after = [&] {
             proxy.arm(how);
@@ -250,7 +250,7 @@ private slots:
     void aRowAWorkerMovedIsTheOnlyStaleOne()
     {
         seedOrphans(8);
-        RedisAdapters redis(m_config.redis, m_config.run);
+        RedisAdapters redis(m_config);
         BatchHooks hooks(redis.queue);
         hooks.after = [&] {
             sql(m_env,
@@ -273,7 +273,7 @@ private slots:
     void aFenceRaisedInRedisHalfwayWritesNothingAfterIt()
     {
         seedOrphans(8);
-        RedisAdapters redis(m_config.redis, m_config.run);
+        RedisAdapters redis(m_config);
         BatchHooks hooks(redis.queue);
         hooks.split = true;
         hooks.between = [&] {
@@ -304,7 +304,7 @@ private slots:
     void aFenceRaisedInPostgresAfterTheEnqueuesWritesNoRow()
     {
         seedOrphans(6);
-        RedisAdapters redis(m_config.redis, m_config.run);
+        RedisAdapters redis(m_config);
         BatchHooks hooks(redis.queue);
         hooks.after = [&] {
             sql(m_env, QStringLiteral("UPDATE reclaim.fence SET generation = generation + 1"));
@@ -393,7 +393,7 @@ private slots:
     void postgresFailingAfterTheEnqueuesIsAuditedPerAction()
     {
         seedOrphans(6);
-        RedisAdapters redis(m_config.redis, m_config.run);
+        RedisAdapters redis(m_config);
         BatchHooks hooks(redis.queue);
         hooks.after = [&] {
             sql(m_env, QStringLiteral(

@@ -43,7 +43,7 @@ namespace {
 // Nobody holds the recovery lock (a read of it that fails counts as held: look again).
 bool lockIsFree(const ReclaimConfig &config)
 {
-    RedisAdapters redis(config.redis, config.run);
+    RedisAdapters redis(config);
     const auto seen = redis.lock.peek();
     return seen && seen->holder.isEmpty();
 }

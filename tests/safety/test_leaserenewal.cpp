@@ -74,7 +74,7 @@ private slots:
     void readsLongerThanTheTtlKeepTheLock()
     {
         const ReclaimConfig c = config();
-        RedisAdapters redisPorts(c.redis, c.run);
+        RedisAdapters redisPorts(c);
         RedisAdapters intruder(c.redis, c.run); // a second runner, on its own connection
         QElapsedTimer clock;
         clock.start();

@@ -42,7 +42,7 @@ QSet<QString> readyParents(const SandboxEnv &env)
 // Row ids whose payload appears more than once across the runnable states of the soak queues.
 QStringList runnableTwice(const ReclaimConfig &config)
 {
-    RedisAdapters redis(config.redis, config.run);
+    RedisAdapters redis(config);
     QHash<QString, int> seen;
     for (const QString &queue :
          {QStringLiteral("image-render"), QStringLiteral("video-generation")})

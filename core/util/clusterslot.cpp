@@ -1,4 +1,4 @@
-#include "redis/clusterslot.h"
+#include "util/clusterslot.h"
 
 #include <array>
 #include <cstdint>
