@@ -223,15 +223,30 @@ void checkClusterAndTags(const ReclaimConfig &config, const QHash<QString, QStri
                          CheckReport &report)
 {
     const bool cluster = info.value(QStringLiteral("cluster_enabled")) == QLatin1String("1");
-    if (!cluster)
-        report.add(kCluster, CheckStatus::Pass, QStringLiteral("cluster mode is off"));
-    else
+    if (!cluster && config.redis.cluster)
         report.add(kCluster, CheckStatus::Fail,
-                   QStringLiteral("cluster mode is on: Reclaim talks to one node and does not "
-                                  "follow MOVED redirections, and its enqueue script uses the "
-                                  "lock's generation counter together with the queue's keys"),
-                   QStringLiteral("point Reclaim at a standalone Redis (or a primary with "
-                                  "replicas) that holds the queues"));
+                   QStringLiteral("the URL is redis+cluster://, but %1 is not in cluster mode")
+                       .arg(config.redis.serverName()),
+                   QStringLiteral("use redis:// (or rediss://) for a single node"));
+    else if (!cluster)
+        report.add(kCluster, CheckStatus::Pass, QStringLiteral("cluster mode is off"));
+    else if (!config.redis.cluster)
+        report.add(kCluster, CheckStatus::Fail,
+                   QStringLiteral("cluster mode is on, and the URL names one node: its keys "
+                                  "live on several masters, which a single-node URL does not "
+                                  "follow"),
+                   QStringLiteral("use redis+cluster://host:port[,host:port...] (README, Redis "
+                                  "Cluster)"));
+    else
+        // Runs route by slot (redis/clusterclient.h); these checks still read the seed node
+        // alone, so what they say of queues on other masters cannot be trusted yet.
+        report.add(kCluster, CheckStatus::Fail,
+                   QStringLiteral("cluster mode is on: runs over redis+cluster:// follow the "
+                                  "slot map, but --check reads only the first seed node (%1) and "
+                                  "cannot yet check a cluster deployment")
+                       .arg(config.redis.serverName()),
+                   QStringLiteral("until --check reads every master, check the cluster with "
+                                  "redis-cli --cluster check and a reclaim --once --dry-run"));
     QStringList untagged;
     for (const DomainConfig &d : config.domains)
         if (!hasHashTag(d.keyPrefix) && !untagged.contains(d.keyPrefix))

@@ -118,6 +118,7 @@ private slots:
     void incident_data();
     void incident();
     void aStaleRunnersEnqueueIsRefusedInEveryQueueSlot();
+    void checkSaysWhatItCannotCheckOnACluster();
 
 private:
     SandboxEnv m_env;
@@ -308,6 +309,36 @@ void TestClusterIncident::aStaleRunnersEnqueueIsRefusedInEveryQueueSlot()
         auto taken = fresh.queue.enqueue(request);
         QVERIFY2(taken, taken ? "" : qPrintable(taken.error().describe()));
         QVERIFY2(taken->enqueued, qPrintable(q));
+    }
+}
+
+// `--check` reads one node. On a cluster it must not pass: with a single-node URL it says to use
+// redis+cluster://, and with a cluster URL it says it cannot check a cluster yet (#32 step 4).
+void TestClusterIncident::checkSaysWhatItCannotCheckOnACluster()
+{
+    resetSandbox(m_env);
+    flushCluster(m_env);
+    migrate(m_env);
+    QTemporaryDir dir;
+    const QString firstNode =
+        QStringLiteral("redis://127.0.0.1:%1/0").arg(m_env.clusterPorts.first());
+    for (const QString &url : {firstNode, m_env.clusterUrl}) {
+        const QString path = dir.filePath(QStringLiteral("check.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(configFor(m_env, url, QStringLiteral("{bull}"),
+                                           QStringLiteral("image-render"),
+                                           QStringLiteral("{bull}:lock:job-recovery")))
+                       .toJson());
+        file.close();
+        const Ran ran = runReclaim(m_env, QStringLiteral(RECLAIM_BINARY),
+                                   {QStringLiteral("--check"), QStringLiteral("--config"), path},
+                                   {{QStringLiteral("RECLAIM_REDIS_URL"), url}});
+        QVERIFY2(ran.exitCode != 0, ran.both().constData());
+        const QByteArray expected = url == firstNode ? QByteArrayLiteral("use redis+cluster://")
+                                                     : QByteArrayLiteral("cannot yet check a "
+                                                                         "cluster deployment");
+        QVERIFY2(ran.both().contains(expected), ran.both().constData());
     }
 }
 
