@@ -351,20 +351,33 @@ Expected<QString, QString> urlAuthority(const QString &afterScheme)
     return end < 0 ? afterScheme : afterScheme.left(end);
 }
 
-AuthorityParts splitAuthority(const QString &authority)
+Expected<ServerListUrl, QString> splitServerListUrl(const QString &url, QLatin1String scheme,
+                                                    QLatin1String form)
 {
-    AuthorityParts parts;
-    const qsizetype at = authority.lastIndexOf(QLatin1Char('@'));
+    const qsizetype schemeEnd = url.indexOf(QLatin1String("://"));
+    if (schemeEnd < 0)
+        return unexpected(QStringLiteral("not a URL (expected %1)").arg(form));
+    const QString rest = url.mid(schemeEnd + 3);
+    // Same rule as redis://: a raw '/', '?' or '#' in a password leaves its '@' in the path.
+    const auto authority = urlAuthority(rest);
+    if (!authority)
+        return unexpected(authority.error());
+    ServerListUrl out;
+    const qsizetype at = authority->lastIndexOf(QLatin1Char('@'));
     if (at >= 0) {
-        const QString userinfo = authority.left(at);
+        const QString userinfo = authority->left(at);
         const qsizetype colon = userinfo.indexOf(QLatin1Char(':'));
-        parts.user =
+        out.user =
             QUrl::fromPercentEncoding(userinfo.left(colon < 0 ? userinfo.size() : colon).toUtf8());
         if (colon >= 0)
-            parts.password = QUrl::fromPercentEncoding(userinfo.mid(colon + 1).toUtf8());
+            out.password = QUrl::fromPercentEncoding(userinfo.mid(colon + 1).toUtf8());
     }
-    parts.hosts = authority.mid(at + 1);
-    return parts;
+    out.hosts = authority->mid(at + 1);
+    out.path = rest.mid(authority->size());
+    if (out.path.contains(QLatin1Char('?')) || out.path.contains(QLatin1Char('#')))
+        return unexpected(QStringLiteral("%1:// takes no options after '?' or '#' (expected %2)")
+                              .arg(scheme, form));
+    return out;
 }
 
 QString redactSecrets(QString text)

@@ -66,15 +66,19 @@ Expected<RedisEndpoint, QString> parseRedisUrl(const QString &url,
 // leaves the rest of the password, and its '@', in the path. The error never quotes the text.
 Expected<QString, QString> urlAuthority(const QString &afterScheme);
 
-// An authority that lists several servers ("user:pass@h1:1,h2:2"), split at its last '@': the
-// user and password percent-decoded, the hosts as written.
-struct AuthorityParts
+// A URL that lists several servers ("scheme://user:pass@h1:1,h2:2/path"), split: the user and
+// password percent-decoded, the hosts as written, and the path after them. The URL is refused
+// when it is not one, when its password ends the authority early (urlAuthority), or when it has
+// options after '?' or '#', which `scheme` takes none of; no message quotes the text.
+struct ServerListUrl
 {
     QString user;
     QString password;
     QString hosts;
+    QString path; // "" or "/..."
 };
-AuthorityParts splitAuthority(const QString &authority);
+Expected<ServerListUrl, QString> splitServerListUrl(const QString &url, QLatin1String scheme,
+                                                    QLatin1String form);
 
 // Replaces the password of any URL-looking userinfo in text with "***".
 QString redactSecrets(QString text);

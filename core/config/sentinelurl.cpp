@@ -21,29 +21,18 @@ QString SentinelSpec::describe() const
 
 Expected<RedisEndpoint, QString> parseSentinelUrl(const QString &text)
 {
-    const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
-    if (schemeEnd < 0)
-        return unexpected(QStringLiteral("not a URL (expected %1)").arg(kSentinelForm));
-    const QString rest = text.mid(schemeEnd + 3);
-    // Same rule as redis://: a raw '/', '?' or '#' in a password leaves its '@' in the path.
-    const auto found = urlAuthority(rest);
-    if (!found)
-        return unexpected(found.error());
-    const QString &authority = *found;
-    const AuthorityParts parts = splitAuthority(authority);
+    const auto url = splitServerListUrl(text, QLatin1String("redis+sentinel"), kSentinelForm);
+    if (!url)
+        return unexpected(url.error());
     RedisEndpoint e;
-    e.user = parts.user;
-    e.password = parts.password;
+    e.user = url->user;
+    e.password = url->password;
     SentinelSpec spec;
-    auto nodes = parseHostList(parts.hosts, 26379, QStringLiteral("sentinel"));
+    auto nodes = parseHostList(url->hosts, 26379, QStringLiteral("sentinel"));
     if (!nodes)
         return unexpected(nodes.error());
     spec.sentinels = std::move(*nodes);
-    const QString tail = rest.mid(authority.size());
-    if (tail.contains(QLatin1Char('?')) || tail.contains(QLatin1Char('#')))
-        return unexpected(QStringLiteral("redis+sentinel:// takes no options after '?' or '#' "
-                                         "(expected %1)")
-                              .arg(kSentinelForm));
+    const QString &tail = url->path;
     const QStringList path = tail.mid(1).split(QLatin1Char('/'));
     spec.masterName = path.value(0);
     static const QRegularExpression name(QStringLiteral("^[A-Za-z0-9._-]+$"));

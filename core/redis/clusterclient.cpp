@@ -1,8 +1,8 @@
 #include "redis/clusterclient.h"
 
 #include "redis/clusterredirect.h"
-#include "util/clusterslot.h"
 #include "redis/commandkeys.h"
+#include "util/clusterslot.h"
 
 #include <QMap>
 #include <QStringList>
@@ -332,10 +332,7 @@ QList<RedisResult> ClusterClient::run(const QList<RedisCommand> &commands, Mode 
         QList<Pending> routed;
         for (Pending &p : pending) {
             if (!p.target) {
-                const QList<HostPort> masters = m_map.masters();
-                const HostPort *owner = p.slot < 0
-                                            ? (masters.isEmpty() ? nullptr : &masters.first())
-                                            : m_map.owner(p.slot);
+                const HostPort *owner = p.slot < 0 ? m_map.anyMaster() : m_map.owner(p.slot);
                 if (!owner) {
                     results[p.index] = unexpected(unroutable(
                         QStringLiteral("no master serves slot %1 in the cluster's slot map")

@@ -174,6 +174,14 @@ const HostPort *ClusterSlotMap::owner(int slot) const
     return i < 0 ? nullptr : &m_nodes.at(i);
 }
 
+const HostPort *ClusterSlotMap::anyMaster() const
+{
+    for (const qint16 i : m_owner)
+        if (i >= 0)
+            return &m_nodes.at(i);
+    return nullptr;
+}
+
 void ClusterSlotMap::assign(int slot, const HostPort &master)
 {
     if (slot >= 0 && slot < kClusterSlotCount)

@@ -31,6 +31,10 @@ public:
     const HostPort *owner(int slot) const;
     void assign(int slot, const HostPort &master);
 
+    // A master serving some slot (the one of the lowest served slot), for a keyless command;
+    // null when the map is empty.
+    const HostPort *anyMaster() const;
+
     // Every master serving at least one slot, in the order the map first named them.
     QList<HostPort> masters() const;
     int servedSlots() const;

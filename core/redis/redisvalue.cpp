@@ -65,4 +65,28 @@ RedisValue RedisValue::fromReply(const redisReply *reply)
     return v;
 }
 
+RedisValue RedisValue::bulk(const QByteArray &bytes)
+{
+    RedisValue v;
+    v.type = Type::String;
+    v.string = bytes;
+    return v;
+}
+
+RedisValue RedisValue::number(long long n)
+{
+    RedisValue v;
+    v.type = Type::Integer;
+    v.integer = n;
+    return v;
+}
+
+RedisValue RedisValue::list(QList<RedisValue> elements)
+{
+    RedisValue v;
+    v.type = Type::Array;
+    v.elements = std::move(elements);
+    return v;
+}
+
 } // namespace reclaim

@@ -36,6 +36,10 @@ struct RedisValue
     QString toText() const;
 
     static RedisValue fromReply(const redisReply *reply);
+    // Values built by hand: a reply as a server would send it, for parsers' tests.
+    static RedisValue bulk(const QByteArray &bytes);
+    static RedisValue number(long long n);
+    static RedisValue list(QList<RedisValue> elements);
 };
 
 } // namespace reclaim

@@ -6,8 +6,8 @@
 #include "config/connectionurl.h"
 #include "fakeredisnode.h"
 #include "redis/clusterclient.h"
-#include "util/clusterslot.h"
 #include "redis/redislink.h"
+#include "util/clusterslot.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -208,6 +208,14 @@ struct FakeCluster
     int received(int node, const QByteArray &command) const
     {
         return nodes.at(node)->count(command);
+    }
+    // How many times `command` reached any node.
+    int receivedByAny(const QByteArray &command) const
+    {
+        int n = 0;
+        for (const auto &node : nodes)
+            n += node ? node->count(command) : 0;
+        return n;
     }
     void clearReceived()
     {
@@ -452,17 +460,13 @@ void TestClusterClient::keysInTwoSlotsAreRefusedBeforeAnythingIsSent()
              qPrintable(why));
     QVERIFY2(results.at(1),
              qPrintable(results.at(1) ? QString() : results.at(1).error().describe()));
-    int evals = 0;
-    for (int n = 0; n < 3; ++n)
-        evals += c.received(n, "EVALSHA");
-    QCOMPARE(evals, 1); // the tagged one only
+    QCOMPARE(c.receivedByAny("EVALSHA"), 1); // the tagged one only
 
     // A command whose keys this client cannot tell is not sent by guess either.
     auto unknown = client->command({"OBJECT", "ENCODING", "k"});
     QVERIFY(!unknown);
     QCOMPARE(unknown.error().kind, RedisError::Kind::Unroutable);
-    for (int n = 0; n < 3; ++n)
-        QCOMPARE(c.received(n, "OBJECT"), 0);
+    QCOMPARE(c.receivedByAny("OBJECT"), 0);
 }
 
 void TestClusterClient::crossSlotAndNonLocalKeyRepliesAreNotSentAgain()
@@ -581,8 +585,7 @@ void TestClusterClient::aNodeNotInClusterModeIsNamed()
     QVERIFY2(r.error().message.contains(c.world.addresses.at(1).describe()) &&
                  r.error().message.contains(QLatin1String("not in cluster mode")),
              qPrintable(r.error().message));
-    for (int n = 0; n < 3; ++n)
-        QCOMPARE(c.received(n, "GET"), 0);
+    QCOMPARE(c.receivedByAny("GET"), 0);
 }
 
 void TestClusterClient::nodeLocalCommandsAreSentOnlyToANamedNode()
@@ -593,8 +596,7 @@ void TestClusterClient::nodeLocalCommandsAreSentOnlyToANamedNode()
     auto scan = client->command({"SCAN", "0"});
     QVERIFY(!scan);
     QCOMPARE(scan.error().kind, RedisError::Kind::Unroutable);
-    for (int n = 0; n < 3; ++n)
-        QCOMPARE(c.received(n, "SCAN"), 0);
+    QCOMPARE(c.receivedByAny("SCAN"), 0);
     auto ping = client->commandOn(c.world.addresses.at(2), {"PING"});
     QVERIFY(ping);
     QCOMPARE(c.received(2, "PING"), 1);

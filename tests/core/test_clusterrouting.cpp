@@ -16,24 +16,15 @@ namespace {
 
 RedisValue str(const QByteArray &s)
 {
-    RedisValue v;
-    v.type = RedisValue::Type::String;
-    v.string = s;
-    return v;
+    return RedisValue::bulk(s);
 }
 RedisValue num(long long n)
 {
-    RedisValue v;
-    v.type = RedisValue::Type::Integer;
-    v.integer = n;
-    return v;
+    return RedisValue::number(n);
 }
 RedisValue arr(QList<RedisValue> elements)
 {
-    RedisValue v;
-    v.type = RedisValue::Type::Array;
-    v.elements = std::move(elements);
-    return v;
+    return RedisValue::list(std::move(elements));
 }
 
 RedisValue shardNode(const QByteArray &endpoint, int port, const QByteArray &role,

@@ -596,18 +596,25 @@ private slots:
         QTest::addColumn<QString>("prefix");
         QTest::addColumn<QString>("expected"); // empty: accepted
         const QString cluster = QStringLiteral("redis+cluster://h1:7000,h2:7001");
-        QTest::newRow("tagged prefix") << cluster << "{reclaim}:lock" << "{bull}" << "";
-        QTest::newRow("one node, no tags") << "redis://h:6379/0" << "lock:job-recovery" << "bull"
+        QTest::newRow("tagged prefix") << cluster << "{reclaim}:lock"
+                                       << "{bull}"
+                                       << "";
+        QTest::newRow("one node, no tags") << "redis://h:6379/0"
+                                           << "lock:job-recovery"
+                                           << "bull"
                                            << "";
         QTest::newRow("prefix without a tag")
-            << cluster << "{reclaim}:lock" << "bull"
+            << cluster << "{reclaim}:lock"
+            << "bull"
             << "test.json: domains[0].keyPrefix: domain slide: queue slide-generation with prefix "
                "'bull' has no hash tag, and connections.redisUrl is a Redis Cluster";
         QTest::newRow("lock without a tag")
-            << cluster << "lock:job-recovery" << "{bull}"
+            << cluster << "lock:job-recovery"
+            << "{bull}"
             << "test.json: run.lockKey: 'lock:job-recovery' has no hash tag, and "
                "connections.redisUrl is a Redis Cluster";
-        QTest::newRow("empty tag is none") << cluster << "{}lock" << "{bull}"
+        QTest::newRow("empty tag is none") << cluster << "{}lock"
+                                           << "{bull}"
                                            << "test.json: run.lockKey: '{}lock' has no hash tag";
     }
 
@@ -617,22 +624,18 @@ private slots:
         QFETCH(QString, lockKey);
         QFETCH(QString, prefix);
         QFETCH(QString, expected);
-        QJsonObject config = sample();
-        QJsonObject connections = config.value(QStringLiteral("connections")).toObject();
-        connections[QStringLiteral("redisUrl")] = url;
-        config[QStringLiteral("connections")] = connections;
-        QJsonObject run = config.value(QStringLiteral("run")).toObject();
-        run[QStringLiteral("lockKey")] = lockKey;
-        config[QStringLiteral("run")] = run;
-        QJsonArray domains = config.value(QStringLiteral("domains")).toArray();
-        for (qsizetype i = 0; i < domains.size(); ++i) {
-            QJsonObject d = domains.at(i).toObject();
-            d[QStringLiteral("keyPrefix")] = prefix;
-            domains[i] = d;
-        }
-        config[QStringLiteral("domains")] = domains;
-        auto c = ConfigLoader::loadJson(QJsonDocument(config).toJson(), QStringLiteral("test.json"),
-                                        emptyEnv());
+        const auto path = [](const QString &dotted) {
+            return dotted.split(QLatin1Char('.'));
+        };
+        QJsonValue config =
+            setPath(sample(), path(QStringLiteral("connections.redisUrl")), url, false);
+        config = setPath(config, path(QStringLiteral("run.lockKey")), lockKey, false);
+        const qsizetype domains = config[QStringLiteral("domains")].toArray().size();
+        for (qsizetype i = 0; i < domains; ++i)
+            config =
+                setPath(config, path(QStringLiteral("domains.%1.keyPrefix").arg(i)), prefix, false);
+        auto c = ConfigLoader::loadJson(QJsonDocument(config.toObject()).toJson(),
+                                        QStringLiteral("test.json"), emptyEnv());
         if (expected.isEmpty()) {
             QVERIFY2(c.hasValue(), c ? "" : qPrintable(c.error().toString()));
             return;

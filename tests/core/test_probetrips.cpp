@@ -13,28 +13,19 @@ namespace {
 
 RedisValue text(const QByteArray &s)
 {
-    RedisValue v;
-    v.type = RedisValue::Type::String;
-    v.string = s;
-    return v;
+    return RedisValue::bulk(s);
 }
 
 RedisValue integer(long long n)
 {
-    RedisValue v;
-    v.type = RedisValue::Type::Integer;
-    v.integer = n;
-    return v;
+    return RedisValue::number(n);
 }
 
 // One probe call's reply for one job: the nine values, then the meta `version`.
 RedisValue reply(const RedisValue &state, const RedisValue &lockTtl)
 {
-    RedisValue r;
-    r.type = RedisValue::Type::Array;
-    r.elements = {state,    lockTtl,  text("work"), text("{}"), text("1"),
-                  text(""), text(""), text(""),     text("0"),  text("bullmq:6.7.6")};
-    return r;
+    return RedisValue::list({state, lockTtl, text("work"), text("{}"), text("1"), text(""),
+                             text(""), text(""), text("0"), text("bullmq:6.7.6")});
 }
 
 Expected<Sighting, RedisError> readOne(const RedisValue &r)
