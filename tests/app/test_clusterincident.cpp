@@ -8,13 +8,16 @@
 // design for several tags is #32 step 3).
 #include "config/configloader.h"
 #include "config/fencekeys.h"
+#include "redis/clusterclient.h"
 #include "redis/redisconnection.h"
 #include "service/redisadapters.h"
 #include "support/reclaimprocess.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
+#include "util/clusterslot.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -119,6 +122,7 @@ private slots:
     void incident();
     void aStaleRunnersEnqueueIsRefusedInEveryQueueSlot();
     void checkSaysWhatItCannotCheckOnACluster();
+    void aMasterThatDoesNotAnswerLeavesItsJobsUnknownNeverAbsent();
 
 private:
     SandboxEnv m_env;
@@ -340,6 +344,94 @@ void TestClusterIncident::checkSaysWhatItCannotCheckOnACluster()
                                                                          "cluster deployment");
         QVERIFY2(ran.both().contains(expected), ran.both().constData());
     }
+}
+
+// Three verdicts on a real cluster: the master of the queue's slot stops answering (CLIENT PAUSE:
+// its connections stay open, its commands wait) while the other masters and the cluster bus go
+// on. Every candidate of that queue is UNKNOWN with the reason, none ABSENT, nothing planned.
+// Both the direct lookup and the scan read that master: each alone keeps the verdict UNKNOWN.
+void TestClusterIncident::aMasterThatDoesNotAnswerLeavesItsJobsUnknownNeverAbsent()
+{
+    resetSandbox(m_env);
+    flushCluster(m_env);
+    migrate(m_env);
+    const QString prefix = QStringLiteral("bull");
+    const QString queue = QStringLiteral("{image-render}");
+    runNode(m_env, QStringLiteral("cluster-incident.js"),
+            {QStringLiteral("seed"), QStringLiteral("--redis"), m_env.clusterUrl,
+             QStringLiteral("--prefix"), prefix, QStringLiteral("--queue"), queue,
+             QStringLiteral("--healthy"), QString::number(kHealthy), QStringLiteral("--lost"),
+             QString::number(kLost)});
+
+    // The master serving the queue's slot, as the cluster itself says.
+    const auto endpoint = parseRedisUrl(m_env.clusterUrl);
+    QVERIFY(endpoint);
+    ClusterClient cluster(endpoint->cluster->seeds,
+                          ClusterClient::connectorFor(*endpoint, std::chrono::milliseconds(2000)));
+    QVERIFY(cluster.refreshSlotMap());
+    const HostPort *owner = cluster.slotMap().owner(clusterKeySlot("bull:{image-render}:wait"));
+    QVERIFY(owner);
+    RedisEndpoint node;
+    node.host = owner->host;
+    node.port = owner->port;
+    auto paused = RedisConnection::open(node, std::chrono::milliseconds(2000));
+    QVERIFY(paused);
+    QVERIFY(paused->command({QByteArrayLiteral("CLIENT"), QByteArrayLiteral("PAUSE"),
+                             QByteArrayLiteral("5000"), QByteArrayLiteral("ALL")}));
+
+    // The lock on another master, so the run gets past it and looks at the queue.
+    QString lockKey;
+    for (int i = 0; lockKey.isEmpty(); ++i) {
+        const QString key = QStringLiteral("{reclaim-%1}:lock:job-recovery").arg(i);
+        const HostPort *lockOwner = cluster.slotMap().owner(clusterKeySlot(key.toUtf8()));
+        if (lockOwner && !(*lockOwner == *owner))
+            lockKey = key;
+    }
+    QJsonObject json = configFor(m_env, m_env.clusterUrl, prefix, queue, lockKey);
+    QJsonObject run = json.value(QStringLiteral("run")).toObject();
+    run[QStringLiteral("redisTimeoutMs")] = 300;
+    json[QStringLiteral("run")] = run;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("paused.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(json).toJson());
+    file.close();
+    const Ran ran = runReclaim(m_env, QStringLiteral(RECLAIM_BINARY),
+                               {QStringLiteral("--once"), QStringLiteral("--dry-run"),
+                                QStringLiteral("--json"), QStringLiteral("--config"), path},
+                               {{QStringLiteral("RECLAIM_REDIS_URL"), m_env.clusterUrl}});
+    const QJsonObject report = ran.json();
+    QVERIFY2(!report.isEmpty(), ran.both().right(3000).constData());
+    const QStringList got = outcome(report);
+    QVERIFY2(got.size() == kHealthy + kLost, ran.both().left(3000).constData());
+    for (const QString &line : got)
+        QVERIFY2(line.contains(QLatin1String(" UNKNOWN -")),
+                 qPrintable(got.join(QLatin1Char('\n'))));
+    const QJsonObject counts = report.value(QStringLiteral("counts")).toObject();
+    QCOMPARE(counts.value(QStringLiteral("ABSENT")).toInt(), 0);
+    QCOMPARE(counts.value(QStringLiteral("UNKNOWN")).toInt(), kHealthy + kLost);
+    const QJsonObject first = report.value(QStringLiteral("domains"))
+                                  .toArray()
+                                  .first()
+                                  .toObject()
+                                  .value(QStringLiteral("candidates"))
+                                  .toArray()
+                                  .first()
+                                  .toObject();
+    QVERIFY2(first.value(QStringLiteral("unknownReason"))
+                 .toString()
+                 .contains(QString::number(owner->port)),
+             qPrintable(first.value(QStringLiteral("unknownReason")).toString()));
+
+    // The pause ends by itself; the next tests find the cluster answering.
+    QDeadlineTimer deadline(10000);
+    bool answers = false;
+    while (!answers && !deadline.hasExpired()) {
+        auto again = RedisConnection::open(node, std::chrono::milliseconds(1000));
+        answers = again && again->command({QByteArrayLiteral("PING")});
+    }
+    QVERIFY(answers);
 }
 
 QTEST_GUILESS_MAIN(TestClusterIncident)
