@@ -2,6 +2,7 @@
 
 #include "bullmq/bullmqkeys.h"
 #include "bullmq/bullmqscripts.h"
+#include "config/fencekeys.h"
 #include "fencing/lockscripts.h"
 #include "fencing/redislock.h"
 
@@ -148,8 +149,22 @@ QList<CommandNeed> commandNeeds(const ReclaimConfig &config)
     need(QStringLiteral("lockacquire.lua, the lock panel"), cmd({"PTTL", lock}));
     need(QStringLiteral("lockrenew.lua"), cmd({"PEXPIRE", lock, "1000"}));
     need(QStringLiteral("lockrelease.lua"), cmd({"DEL", lock}));
+    // A cluster: the slot map, the ASK redirection, and the generation copies in the queues'
+    // slots (config/fencekeys.h), raised as the lock is taken and compared by each enqueue.
+    const FenceKeys fence = fenceKeysOf(config);
+    if (config.redis.cluster) {
+        need(QStringLiteral("reading the slot map"), cmd({"CLUSTER", "SHARDS"}));
+        need(QStringLiteral("following an ASK redirection"), cmd({"ASKING"}));
+        for (const QByteArray &copy : fence.copiesFor(configuredQueues(config))) {
+            out.append(CommandNeed{
+                QStringLiteral("EVALSHA generationraise.lua on %1").arg(QString::fromUtf8(copy)),
+                fencing::scripts::generationRaise().evalsha({copy}, {"1"})});
+            need(QStringLiteral("generationraise.lua, enqueue.lua"), cmd({"GET", copy}));
+            need(QStringLiteral("generationraise.lua"), cmd({"SET", copy, "1"}));
+        }
+    }
     for (const auto &[prefix, queue] : configuredQueues(config))
-        addQueue(out, prefix, queue, generation);
+        addQueue(out, prefix, queue, fence.forQueue(prefix, queue));
     return out;
 }
 

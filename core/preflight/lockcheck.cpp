@@ -25,7 +25,7 @@ QString describeHolder(const QString &token)
 }
 
 // The generation counter in Redis, or why it could not be read.
-Expected<qint64, QString> redisGeneration(RedisConnection &redis, const QString &lockKey)
+Expected<qint64, QString> redisGeneration(RedisChannel &redis, const QString &lockKey)
 {
     auto r = redis.command({QByteArrayLiteral("GET"), RedisLock::generationKeyFor(lockKey)});
     if (!r)
@@ -33,7 +33,7 @@ Expected<qint64, QString> redisGeneration(RedisConnection &redis, const QString 
     return r->isNil() ? 0 : r->toText().toLongLong();
 }
 
-void checkFence(const ReclaimConfig &config, RedisConnection &redis, PgConnection &pg,
+void checkFence(const ReclaimConfig &config, RedisChannel &redis, PgConnection &pg,
                 CheckReport &report)
 {
     const QString key = config.run.lockKey;
@@ -106,16 +106,17 @@ QStringList lockCheckIds()
     return {kHolder, kFence};
 }
 
-void checkLock(const ReclaimConfig &config, RedisConnection *redis, PgConnection *pg,
+void checkLock(const ReclaimConfig &config, CheckedRedis *checked, PgConnection *pg,
                CheckReport &report)
 {
     const QString key = config.run.lockKey;
-    if (!redis) {
+    if (!checked) {
         report.couldNotCheck(lockCheckIds(), QStringLiteral("Redis is unreachable"));
         return;
     }
+    RedisChannel &redis = checked->channel();
     const QByteArray lock = key.toUtf8();
-    auto r = redis->pipeline({{QByteArrayLiteral("GET"), lock}, {QByteArrayLiteral("PTTL"), lock}});
+    auto r = redis.pipeline({{QByteArrayLiteral("GET"), lock}, {QByteArrayLiteral("PTTL"), lock}});
     QString error = r ? QString() : r.error().message;
     if (r)
         for (const RedisResult &x : *r)
@@ -145,7 +146,7 @@ void checkLock(const ReclaimConfig &config, RedisConnection *redis, PgConnection
     }
     PgWatchdog watchdog; // as for the PostgreSQL items: a frozen server cannot hang the check
     watchdog.arm(pg->socket(), preflightPostgresBudget(config.run));
-    checkFence(config, *redis, *pg, report);
+    checkFence(config, redis, *pg, report);
     watchdog.disarm();
 }
 

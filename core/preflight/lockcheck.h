@@ -4,8 +4,8 @@
 
 #include "config/reclaimconfig.h"
 #include "postgres/pgconnection.h"
+#include "preflight/checkedredis.h"
 #include "preflight/checkreport.h"
-#include "redis/redisconnection.h"
 
 namespace reclaim {
 
@@ -13,7 +13,7 @@ QStringList lockCheckIds();
 
 // `redis` / `pg` null: that server could not be reached, and what needs it fails "could not
 // check".
-void checkLock(const ReclaimConfig &config, RedisConnection *redis, PgConnection *pg,
+void checkLock(const ReclaimConfig &config, CheckedRedis *redis, PgConnection *pg,
                CheckReport &report);
 
 } // namespace reclaim

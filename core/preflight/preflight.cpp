@@ -25,7 +25,7 @@ CheckReport runPreflight(const ReclaimConfig &config)
             .arg(queues)
             .arg(config.run.lockKey));
     const std::unique_ptr<PgConnection> pg = checkPostgres(config, report);
-    std::optional<RedisConnection> redis = checkRedis(config, report);
+    std::optional<CheckedRedis> redis = checkRedis(config, report);
     checkQueues(config, redis ? &*redis : nullptr, report);
     checkLock(config, redis ? &*redis : nullptr, pg.get(), report);
     report.elapsedMs = timer.elapsed();

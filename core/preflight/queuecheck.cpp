@@ -23,21 +23,26 @@ struct WorkerScan
     QString error;
 };
 
-WorkerScan scanWorkerLocks(RedisConnection &conn, const QList<QPair<QString, QString>> &queues)
+// One node's part of the look: SCAN from cursor 0 until it ends or the rounds run out.
+bool scanNode(CheckedRedis &redis, qsizetype node, const QList<QPair<QString, QString>> &queues,
+              WorkerScan &scan)
 {
-    WorkerScan scan;
+    const QString where = redis.keyNodeName(node).isEmpty()
+                              ? QString()
+                              : QStringLiteral(" on %1").arg(redis.keyNodeName(node));
     QByteArray cursor = QByteArrayLiteral("0");
     for (int round = 0; round < kScanRounds; ++round) {
-        auto r = conn.command({QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"),
-                               QByteArrayLiteral("*:lock"), QByteArrayLiteral("COUNT"),
-                               QByteArray::number(kScanCount)});
+        auto r = redis.commandOnKeyNode(
+            node, {QByteArrayLiteral("SCAN"), cursor, QByteArrayLiteral("MATCH"),
+                   QByteArrayLiteral("*:lock"), QByteArrayLiteral("COUNT"),
+                   QByteArray::number(kScanCount)});
         if (!r) {
-            scan.error = r.error().message;
-            return scan;
+            scan.error = r.error().message + where;
+            return false;
         }
         if (!r->isArray() || r->elements.size() != 2) {
-            scan.error = QStringLiteral("SCAN answered something unexpected");
-            return scan;
+            scan.error = QStringLiteral("SCAN answered something unexpected%1").arg(where);
+            return false;
         }
         scan.keysScanned += kScanCount;
         for (const RedisValue &key : r->elements.at(1).elements) {
@@ -50,10 +55,23 @@ WorkerScan scanWorkerLocks(RedisConnection &conn, const QList<QPair<QString, QSt
             }
         }
         cursor = r->elements.at(0).toBytes().value_or(QByteArrayLiteral("0"));
-        if (cursor == "0") {
-            scan.complete = true;
-            return scan;
-        }
+        if (cursor == "0")
+            return true;
+    }
+    return false;
+}
+
+// Every node that holds keys (a cluster's masters each hold their own slots' keys), each up to
+// the same bound.
+WorkerScan scanWorkerLocks(CheckedRedis &redis, const QList<QPair<QString, QString>> &queues)
+{
+    WorkerScan scan;
+    scan.complete = true;
+    for (qsizetype node = 0; node < redis.keyNodeCount(); ++node) {
+        const bool done = scanNode(redis, node, queues, scan);
+        scan.complete = scan.complete && done;
+        if (!scan.error.isEmpty())
+            break;
     }
     return scan;
 }
@@ -70,7 +88,7 @@ const QStringList kSets{QStringLiteral("delayed"), QStringLiteral("prioritized")
                         QStringLiteral("failed")};
 
 void checkOne(const QString &prefix, const QString &queue, const QString &ifUnstamped,
-              RedisConnection &conn, const WorkerScan &scan, CheckReport &report)
+              RedisChannel &conn, const WorkerScan &scan, CheckReport &report)
 {
     const auto k = [&](const QString &s) {
         return bullmq::queueKey(prefix, queue, s);
@@ -204,22 +222,22 @@ QStringList queueCheckIds(const QString &prefix, const QString &queue)
             id(prefix, queue, "jobs"), id(prefix, queue, "worker")};
 }
 
-void checkQueues(const ReclaimConfig &config, RedisConnection *conn, CheckReport &report)
+void checkQueues(const ReclaimConfig &config, CheckedRedis *redis, CheckReport &report)
 {
     const auto queues = configuredQueues(config);
-    if (!conn) {
+    if (!redis) {
         for (const auto &[prefix, queue] : queues)
             report.couldNotCheck(queueCheckIds(prefix, queue),
                                  QStringLiteral("Redis is unreachable"));
         return;
     }
-    const WorkerScan scan = scanWorkerLocks(*conn, queues);
+    const WorkerScan scan = scanWorkerLocks(*redis, queues);
     for (const auto &[prefix, queue] : queues) {
         QString ifUnstamped; // the loader refuses two domains assuming two majors for one queue
         for (const DomainConfig &d : config.domains)
             if (d.keyPrefix == prefix && d.queues.contains(queue) && !d.bullmqIfUnstamped.isEmpty())
                 ifUnstamped = d.bullmqIfUnstamped;
-        checkOne(prefix, queue, ifUnstamped, *conn, scan, report);
+        checkOne(prefix, queue, ifUnstamped, redis->channel(), scan, report);
     }
 }
 

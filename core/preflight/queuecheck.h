@@ -3,16 +3,16 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
+#include "preflight/checkedredis.h"
 #include "preflight/checkreport.h"
-#include "redis/redisconnection.h"
 
 namespace reclaim {
 
 // The item ids for one queue: queue.<prefix>:<queue>.{exists,version,paused,jobs,worker}.
 QStringList queueCheckIds(const QString &prefix, const QString &queue);
 
-// Adds the items of every configured queue; `conn` null: Redis could not be reached, and every
+// Adds the items of every configured queue; `redis` null: Redis could not be reached, and every
 // queue item fails "could not check".
-void checkQueues(const ReclaimConfig &config, RedisConnection *conn, CheckReport &report);
+void checkQueues(const ReclaimConfig &config, CheckedRedis *redis, CheckReport &report);
 
 } // namespace reclaim

@@ -1,5 +1,6 @@
 #include "preflight/redischeck.h"
 
+#include "preflight/clustercheck.h"
 #include "preflight/commandneeds.h"
 #include "preflight/loopback.h"
 #include "redis/masterlocator.h"
@@ -196,7 +197,10 @@ void fallback(RedisConnection &conn, const ReclaimConfig &config, const AclUser 
                        QStringLiteral("ACL SETUSER %1 +%2").arg(user.name, tried.at(i).toLower()));
             return;
         }
-        if (!r && r.error().kind != RedisError::Kind::NoScript) {
+        // Redis checks a command's ACL before the slot of its keys, so on a cluster master that
+        // does not serve the lock's slot, MOVED means "allowed".
+        if (!r && r.error().kind != RedisError::Kind::NoScript &&
+            !r.error().message.startsWith(QLatin1String("MOVED "))) {
             report.add(
                 kCommands, CheckStatus::Fail,
                 QStringLiteral("could not check: %1: %2").arg(tried.at(i), r.error().message));
@@ -219,42 +223,31 @@ void fallback(RedisConnection &conn, const ReclaimConfig &config, const AclUser 
                    .arg(user.name));
 }
 
+// A single-node URL: the node must not be a cluster's (its keys would live on several masters).
 void checkClusterAndTags(const ReclaimConfig &config, const QHash<QString, QString> &info,
                          CheckReport &report)
 {
-    const bool cluster = info.value(QStringLiteral("cluster_enabled")) == QLatin1String("1");
-    if (!cluster && config.redis.cluster)
-        report.add(kCluster, CheckStatus::Fail,
-                   QStringLiteral("the URL is redis+cluster://, but %1 is not in cluster mode")
-                       .arg(config.redis.serverName()),
-                   QStringLiteral("use redis:// (or rediss://) for a single node"));
-    else if (!cluster)
+    if (info.value(QStringLiteral("cluster_enabled")) != QLatin1String("1")) {
         report.add(kCluster, CheckStatus::Pass, QStringLiteral("cluster mode is off"));
-    else if (!config.redis.cluster)
-        report.add(kCluster, CheckStatus::Fail,
-                   QStringLiteral("cluster mode is on, and the URL names one node: its keys "
-                                  "live on several masters, which a single-node URL does not "
-                                  "follow"),
-                   QStringLiteral("use redis+cluster://host:port[,host:port...] (README, Redis "
-                                  "Cluster)"));
-    else
-        // Runs route by slot (redis/clusterclient.h); these checks still read the seed node
-        // alone, so what they say of queues on other masters cannot be trusted yet.
-        report.add(kCluster, CheckStatus::Fail,
-                   QStringLiteral("cluster mode is on: runs over redis+cluster:// follow the "
-                                  "slot map, but --check reads only the first seed node (%1) and "
-                                  "cannot yet check a cluster deployment")
-                       .arg(config.redis.serverName()),
-                   QStringLiteral("until --check reads every master, check the cluster with "
-                                  "redis-cli --cluster check and a reclaim --once --dry-run"));
+        report.add(kHashTags, CheckStatus::Pass, QStringLiteral("not needed: cluster mode is off"));
+        return;
+    }
+    report.add(kCluster, CheckStatus::Fail,
+               QStringLiteral("cluster mode is on, and the URL names one node: its keys live on "
+                              "several masters, which a single-node URL does not follow"),
+               QStringLiteral("use redis+cluster://host:port[,host:port...] (README, Redis "
+                              "Cluster)"));
+    addHashTagItem(config, report);
+}
+
+} // namespace
+
+void addHashTagItem(const ReclaimConfig &config, CheckReport &report)
+{
     QStringList untagged;
     for (const DomainConfig &d : config.domains)
         if (!hasHashTag(d.keyPrefix) && !untagged.contains(d.keyPrefix))
             untagged << d.keyPrefix;
-    if (!cluster) {
-        report.add(kHashTags, CheckStatus::Pass, QStringLiteral("not needed: cluster mode is off"));
-        return;
-    }
     if (untagged.isEmpty())
         report.add(kHashTags, CheckStatus::Pass,
                    QStringLiteral("every key prefix carries a {hash tag}"));
@@ -266,8 +259,6 @@ void checkClusterAndTags(const ReclaimConfig &config, const QHash<QString, QStri
                    QStringLiteral("use a prefix such as {bull} in the application and in "
                                   "domains[].keyPrefix"));
 }
-
-} // namespace
 
 QStringList redisCheckIds()
 {
@@ -305,22 +296,11 @@ std::optional<QPair<int, int>> parseVersion(const QString &text)
     return qMakePair(m.captured(1).toInt(), m.captured(2).toInt());
 }
 
-std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckReport &report)
+Expected<QHash<QString, QString>, QString> checkRedisNode(RedisConnection &conn,
+                                                          const RedisEndpoint &redis,
+                                                          const ReclaimConfig &config,
+                                                          CheckReport &report)
 {
-    auto opened = openMaster(config.redis, config.run.redisTimeout);
-    if (!opened) {
-        report.add(
-            kReachable, CheckStatus::Fail,
-            QStringLiteral("Redis at %1: %2").arg(config.redis.redacted(), opened.error().message),
-            QStringLiteral("check connections.redisUrl (or RECLAIM_REDIS_URL), its user "
-                           "and password, and that the server runs and accepts this host"));
-        report.couldNotCheck(redisCheckIds().mid(1), QStringLiteral("Redis is unreachable"));
-        return std::nullopt;
-    }
-    RedisConnection conn = std::move(*opened);
-    report.add(kReachable, CheckStatus::Pass,
-               QStringLiteral("Redis at %1 answered").arg(config.redis.redacted()));
-
     auto infoReply = conn.command({QByteArrayLiteral("INFO")});
     QHash<QString, QString> info;
     if (infoReply)
@@ -342,7 +322,6 @@ std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckRepo
         report.add(kVersion, CheckStatus::Pass, QStringLiteral("Redis %1").arg(versionText));
 
     // What the connection settings say (the handshake itself already passed: we are connected).
-    const RedisEndpoint &redis = config.redis;
     if (redis.isSocket())
         report.add(
             kTls, CheckStatus::Pass,
@@ -373,7 +352,7 @@ std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckRepo
                    QStringLiteral("use rediss:// with connections.redisTls (see README, "
                                   "Connection forms)"));
 
-    const AclUser user = checkAclUser(conn, config.redis, report);
+    const AclUser user = checkAclUser(conn, redis, report);
     if (infoReply)
         checkEviction(conn, info, report);
     else
@@ -386,13 +365,47 @@ std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckRepo
         done = dryRun(conn, user.name, needs, report).has_value();
     if (!done)
         fallback(conn, config, user, needs, report);
+    if (!infoReply)
+        return unexpected(infoReply.error().message);
+    return info;
+}
 
-    if (infoReply)
-        checkClusterAndTags(config, info, report);
+void reportRedisUnreachable(const QString &where, const QString &why, CheckReport &report)
+{
+    report.add(kReachable, CheckStatus::Fail, QStringLiteral("Redis at %1: %2").arg(where, why),
+               QStringLiteral("check connections.redisUrl (or RECLAIM_REDIS_URL), its user "
+                              "and password, and that the server runs and accepts this host"));
+    report.couldNotCheck(redisCheckIds().mid(1), QStringLiteral("Redis is unreachable"));
+}
+
+namespace {
+
+std::optional<CheckedRedis> checkSingleNode(const ReclaimConfig &config, CheckReport &report)
+{
+    auto opened = openMaster(config.redis, config.run.redisTimeout);
+    if (!opened) {
+        reportRedisUnreachable(config.redis.redacted(), opened.error().message, report);
+        return std::nullopt;
+    }
+    RedisConnection conn = std::move(*opened);
+    report.add(kReachable, CheckStatus::Pass,
+               QStringLiteral("Redis at %1 answered").arg(config.redis.redacted()));
+    const auto info = checkRedisNode(conn, config.redis, config, report);
+    if (info)
+        checkClusterAndTags(config, *info, report);
     else
         report.couldNotCheck({kCluster, kHashTags},
-                             QStringLiteral("INFO failed: %1").arg(infoReply.error().message));
-    return conn;
+                             QStringLiteral("INFO failed: %1").arg(info.error()));
+    return CheckedRedis(std::move(conn));
+}
+
+} // namespace
+
+std::optional<CheckedRedis> checkRedis(const ReclaimConfig &config, CheckReport &report)
+{
+    if (config.redis.cluster)
+        return checkCluster(config, report);
+    return checkSingleNode(config, report);
 }
 
 } // namespace reclaim

@@ -3,8 +3,10 @@
 #pragma once
 
 #include "config/reclaimconfig.h"
+#include "preflight/checkedredis.h"
 #include "preflight/checkreport.h"
 #include "redis/redisconnection.h"
+#include "util/expected.h"
 
 #include <QHash>
 #include <optional>
@@ -15,8 +17,22 @@ namespace reclaim {
 QStringList redisCheckIds();
 
 // Adds the Redis items. Returns the connection for the items that follow (queues, lock), or
-// nullopt when Redis could not be reached (every Redis item then fails "could not check").
-std::optional<RedisConnection> checkRedis(const ReclaimConfig &config, CheckReport &report);
+// nullopt when Redis could not be reached (every Redis item then fails "could not check"). A
+// redis+cluster:// URL is checked on every master (preflight/clustercheck.h).
+std::optional<CheckedRedis> checkRedis(const ReclaimConfig &config, CheckReport &report);
+
+// The items one node answers for itself: version, TLS (as `redis` says it is reached), ACL
+// user, maxmemory-policy, the commands a run sends. Returns INFO's fields, or why INFO failed.
+Expected<QHash<QString, QString>, QString> checkRedisNode(RedisConnection &conn,
+                                                          const RedisEndpoint &redis,
+                                                          const ReclaimConfig &config,
+                                                          CheckReport &report);
+
+// redis.reachable fails with `why`, and every other Redis item cannot be checked.
+void reportRedisUnreachable(const QString &where, const QString &why, CheckReport &report);
+
+// redis.hash-tags: every domain's key prefix carries a {hash tag}, or which do not.
+void addHashTagItem(const ReclaimConfig &config, CheckReport &report);
 
 // INFO's "field:value" lines.
 QHash<QString, QString> parseInfo(const QByteArray &info);

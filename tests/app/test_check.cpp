@@ -506,7 +506,7 @@ private slots:
         QVERIFY(readme.open(QIODevice::ReadOnly));
         QByteArray line;
         for (const QByteArray &l : readme.readAll().split('\n'))
-            if (l.startsWith("ACL SETUSER reclaim on >s3cret") && l.contains(" -@all "))
+            if (l.startsWith("ACL SETUSER reclaim on >s3cret ~bull:* ") && l.contains(" -@all "))
                 line = l;
         QVERIFY2(!line.isEmpty(), "no least-privilege ACL line in the README");
         const QString password = QStringLiteral("least-pw-51c0");

@@ -11,6 +11,7 @@
 #include "redis/clusterclient.h"
 #include "redis/redisconnection.h"
 #include "service/redisadapters.h"
+#include "support/clusterfixture.h"
 #include "support/reclaimprocess.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
@@ -32,85 +33,6 @@ namespace {
 constexpr int kHealthy = 12;
 constexpr int kLost = 8;
 
-QString restoreQuery()
-{
-    return QStringLiteral(
-        "SELECT json_build_object('jobId', j.id, 'imageId', i.id, 'prompt', i.prompt, 'width', "
-        "512, 'height', 512)::text FROM \"ImageJob\" j JOIN \"Image\" i ON i.id = j.\"imageId\" "
-        "WHERE j.id = :jobId");
-}
-
-QJsonObject configFor(const SandboxEnv &env, const QString &redisUrl, const QString &prefix,
-                      const QString &queue, const QString &lockKey)
-{
-    const QJsonObject domain{{QStringLiteral("name"), QStringLiteral("image")},
-                             {QStringLiteral("table"), QStringLiteral("ImageJob")},
-                             {QStringLiteral("thresholdSeconds"), 3600},
-                             {QStringLiteral("queues"), QJsonArray{queue}},
-                             {QStringLiteral("keyPrefix"), prefix},
-                             {QStringLiteral("jobIdTemplate"), QStringLiteral("image-{id}")},
-                             {QStringLiteral("restore"),
-                              QJsonObject{{QStringLiteral("queue"), queue},
-                                          {QStringLiteral("jobName"), QStringLiteral("render")},
-                                          {QStringLiteral("query"), restoreQuery()}}}};
-    return QJsonObject{
-        {QStringLiteral("connections"), QJsonObject{{QStringLiteral("postgresUrl"), env.pgUrl},
-                                                    {QStringLiteral("redisUrl"), redisUrl}}},
-        {QStringLiteral("run"), QJsonObject{{QStringLiteral("lockKey"), lockKey},
-                                            {QStringLiteral("policy"), QStringLiteral("auto")},
-                                            {QStringLiteral("guard"),
-                                             QJsonObject{{QStringLiteral("maxActions"), 100},
-                                                         {QStringLiteral("maxAbsentShare"), 0.5},
-                                                         {QStringLiteral("minCandidates"), 20}}}}},
-        {QStringLiteral("domains"), QJsonArray{domain}}};
-}
-
-// FLUSHALL on every master of the cluster (a replica refuses it, and follows its master).
-void flushCluster(const SandboxEnv &env)
-{
-    for (int port : env.clusterPorts) {
-        RedisEndpoint e;
-        e.host = QStringLiteral("127.0.0.1");
-        e.port = port;
-        auto conn = RedisConnection::open(e, std::chrono::milliseconds(2000));
-        QVERIFY2(conn, qPrintable(conn ? QString() : conn.error().describe()));
-        (void)conn->command({QByteArrayLiteral("FLUSHALL")});
-    }
-}
-
-QStringList ids(const QJsonArray &rows)
-{
-    QStringList out;
-    for (const QJsonValue &v : rows)
-        out << v.toString();
-    return out;
-}
-
-// "<row id> <verdict> <action kind> <action result>", sorted: what one run concluded and did.
-QStringList outcome(const QJsonObject &report)
-{
-    QStringList out;
-    QHash<QString, QString> actions;
-    for (const QJsonValue &a : report.value(QStringLiteral("actions")).toArray()) {
-        const QJsonObject o = a.toObject();
-        actions.insert(o.value(QStringLiteral("rowId")).toString(),
-                       o.value(QStringLiteral("kind")).toString() + QLatin1Char(' ') +
-                           o.value(QStringLiteral("result")).toString());
-    }
-    const QJsonArray domains = report.value(QStringLiteral("domains")).toArray();
-    for (const QJsonValue &d : domains) {
-        for (const QJsonValue &c : d.toObject().value(QStringLiteral("candidates")).toArray()) {
-            const QJsonObject o = c.toObject();
-            const QString id = o.value(QStringLiteral("id")).toString();
-            out << QStringLiteral("%1 %2 %3")
-                       .arg(id, o.value(QStringLiteral("verdict")).toString(),
-                            actions.value(id, QStringLiteral("-")));
-        }
-    }
-    out.sort();
-    return out;
-}
-
 } // namespace
 
 class TestClusterIncident : public QObject
@@ -121,7 +43,6 @@ private slots:
     void incident_data();
     void incident();
     void aStaleRunnersEnqueueIsRefusedInEveryQueueSlot();
-    void checkSaysWhatItCannotCheckOnACluster();
     void aMasterThatDoesNotAnswerLeavesItsJobsUnknownNeverAbsent();
 
 private:
@@ -174,24 +95,21 @@ void TestClusterIncident::incident()
                         QStringList{QStringLiteral("--healthy"), QString::number(kHealthy),
                                     QStringLiteral("--lost"), QString::number(kLost)}))
             .object();
-    const QStringList healthy = ids(manifest.value(QStringLiteral("healthy")).toArray());
-    const QStringList lost = ids(manifest.value(QStringLiteral("lost")).toArray());
+    const QStringList healthy = jsonStrings(manifest.value(QStringLiteral("healthy")).toArray());
+    const QStringList lost = jsonStrings(manifest.value(QStringLiteral("lost")).toArray());
     QCOMPARE(healthy.size(), kHealthy);
     QCOMPARE(lost.size(), kLost);
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("reclaim.json"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QJsonDocument(configFor(m_env, redisUrl, prefix, queue, lockKey)).toJson());
-    file.close();
+    QVERIFY(writeConfig(path, clusterDomainConfig(m_env, redisUrl, prefix, queue, lockKey)));
 
     const Ran ran = runReclaim(
         m_env, QStringLiteral(RECLAIM_BINARY),
         {QStringLiteral("--once"), QStringLiteral("--json"), QStringLiteral("--config"), path},
         {{QStringLiteral("RECLAIM_REDIS_URL"), redisUrl}});
     QVERIFY2(ran.exitCode == 0, ran.both().right(3000).constData());
-    const QStringList got = outcome(ran.json());
+    const QStringList got = runOutcome(ran.json());
     QCOMPARE(got.size(), kHealthy + kLost);
     for (const QString &row : healthy)
         QVERIFY2(got.contains(QStringLiteral("%1 SCHEDULED -").arg(row)),
@@ -266,8 +184,9 @@ void TestClusterIncident::aStaleRunnersEnqueueIsRefusedInEveryQueueSlot()
     flushCluster(m_env);
     migrate(m_env);
     const QStringList queues{QStringLiteral("{image-render}"), QStringLiteral("{image-retry}")};
-    QJsonObject json = configFor(m_env, m_env.clusterUrl, QStringLiteral("bull"), queues.first(),
-                                 QStringLiteral("{reclaim}:lock:job-recovery"));
+    QJsonObject json =
+        clusterDomainConfig(m_env, m_env.clusterUrl, QStringLiteral("bull"), queues.first(),
+                            QStringLiteral("{reclaim}:lock:job-recovery"));
     QJsonArray domains = json.value(QStringLiteral("domains")).toArray();
     QJsonObject domain = domains.first().toObject();
     domain[QStringLiteral("queues")] = QJsonArray{queues.at(0), queues.at(1)};
@@ -316,36 +235,6 @@ void TestClusterIncident::aStaleRunnersEnqueueIsRefusedInEveryQueueSlot()
     }
 }
 
-// `--check` reads one node. On a cluster it must not pass: with a single-node URL it says to use
-// redis+cluster://, and with a cluster URL it says it cannot check a cluster yet (#32 step 4).
-void TestClusterIncident::checkSaysWhatItCannotCheckOnACluster()
-{
-    resetSandbox(m_env);
-    flushCluster(m_env);
-    migrate(m_env);
-    QTemporaryDir dir;
-    const QString firstNode =
-        QStringLiteral("redis://127.0.0.1:%1/0").arg(m_env.clusterPorts.first());
-    for (const QString &url : {firstNode, m_env.clusterUrl}) {
-        const QString path = dir.filePath(QStringLiteral("check.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        file.write(QJsonDocument(configFor(m_env, url, QStringLiteral("{bull}"),
-                                           QStringLiteral("image-render"),
-                                           QStringLiteral("{bull}:lock:job-recovery")))
-                       .toJson());
-        file.close();
-        const Ran ran = runReclaim(m_env, QStringLiteral(RECLAIM_BINARY),
-                                   {QStringLiteral("--check"), QStringLiteral("--config"), path},
-                                   {{QStringLiteral("RECLAIM_REDIS_URL"), url}});
-        QVERIFY2(ran.exitCode != 0, ran.both().constData());
-        const QByteArray expected = url == firstNode ? QByteArrayLiteral("use redis+cluster://")
-                                                     : QByteArrayLiteral("cannot yet check a "
-                                                                         "cluster deployment");
-        QVERIFY2(ran.both().contains(expected), ran.both().constData());
-    }
-}
-
 // Three verdicts on a real cluster: the master of the queue's slot stops answering (CLIENT PAUSE:
 // its connections stay open, its commands wait) while the other masters and the cluster bus go
 // on. Every candidate of that queue is UNKNOWN with the reason, none ABSENT, nothing planned.
@@ -387,23 +276,20 @@ void TestClusterIncident::aMasterThatDoesNotAnswerLeavesItsJobsUnknownNeverAbsen
         if (lockOwner && !(*lockOwner == *owner))
             lockKey = key;
     }
-    QJsonObject json = configFor(m_env, m_env.clusterUrl, prefix, queue, lockKey);
+    QJsonObject json = clusterDomainConfig(m_env, m_env.clusterUrl, prefix, queue, lockKey);
     QJsonObject run = json.value(QStringLiteral("run")).toObject();
     run[QStringLiteral("redisTimeoutMs")] = 300;
     json[QStringLiteral("run")] = run;
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("paused.json"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QJsonDocument(json).toJson());
-    file.close();
+    QVERIFY(writeConfig(path, json));
     const Ran ran = runReclaim(m_env, QStringLiteral(RECLAIM_BINARY),
                                {QStringLiteral("--once"), QStringLiteral("--dry-run"),
                                 QStringLiteral("--json"), QStringLiteral("--config"), path},
                                {{QStringLiteral("RECLAIM_REDIS_URL"), m_env.clusterUrl}});
     const QJsonObject report = ran.json();
     QVERIFY2(!report.isEmpty(), ran.both().right(3000).constData());
-    const QStringList got = outcome(report);
+    const QStringList got = runOutcome(report);
     QVERIFY2(got.size() == kHealthy + kLost, ran.both().left(3000).constData());
     for (const QString &line : got)
         QVERIFY2(line.contains(QLatin1String(" UNKNOWN -")),
