@@ -3,13 +3,14 @@
 // A small incident on one queue of the image domain, produced by the real bullmq on a single
 // node or on a Redis Cluster (ioredis Cluster), for Reclaim's cluster tests:
 //
-//   node refapp/cluster-incident.js seed   --redis URL --pg URL --prefix P --queue Q --healthy N --lost M
+//   node refapp/cluster-incident.js seed   --redis URL --pg URL --prefix P --queue Q --healthy N --lost M [--from K]
 //   node refapp/cluster-incident.js states --redis URL --prefix P --queue Q --ids ID[,ID...]
 //   node refapp/cluster-incident.js work   --redis URL --prefix P --queue Q --count N [--timeout-ms T]
 //
 // seed: N + M rows of ImageJob, QUEUED and two hours old, each with its Image; the N healthy ones
 // have their job waiting in Q (id "image-<row id>", as the app adds it), the M lost ones have
-// none, as after a Redis that lost its data. The queue is opened, so its meta is stamped as a
+// none, as after a Redis that lost its data. Row ids count from K (default 0), so a second seed
+// with --from adds rows beside the first's. The queue is opened, so its meta is stamped as a
 // running app leaves it. Prints {"healthy":[row ids],"lost":[row ids]}.
 // states: {"<job id>":{"state":S,"data":{...}}} with bullmq's own getState() ("missing" when
 // there is no such job). work: an unmodified Worker completing N jobs, one JSON line each
@@ -42,8 +43,9 @@ async function seed(args, conn) {
   const queue = new Queue(args.queue, { connection: redis, prefix: args.prefix });
   await queue.waitUntilReady();
   const out = { healthy: [], lost: [] };
+  const from = args.from || 0;
   const total = args.healthy + args.lost;
-  for (let i = 0; i < total; i++) {
+  for (let i = from; i < from + total; i++) {
     const rowId = `cij-${String(i).padStart(5, '0')}`;
     const imageId = `cim-${String(i).padStart(5, '0')}`;
     await pg.query(
@@ -56,7 +58,7 @@ async function seed(args, conn) {
        VALUES ($1, $2, 'QUEUED', now() - interval '2 hours', now() - interval '2 hours')`,
       [rowId, imageId],
     );
-    if (i < args.healthy) {
+    if (i < from + args.healthy) {
       await queue.add('render', payloadFor(rowId, imageId), { jobId: jobIdFor(rowId) });
       out.healthy.push(rowId);
     } else {
@@ -119,7 +121,7 @@ async function main() {
   const [command, ...rest] = process.argv.slice(2);
   const args = parseArgs(rest, {
     redis: 'string', pg: 'string', prefix: 'string', queue: 'string', healthy: 'int', lost: 'int',
-    ids: 'string', count: 'int', 'timeout-ms': 'int',
+    ids: 'string', count: 'int', 'timeout-ms': 'int', from: 'int',
   });
   const conn = redisConnection(args.redis || process.env.RECLAIM_REDIS_URL);
   if (!args.queue || !args.prefix) throw new UsageError('--queue and --prefix are required');

@@ -1,0 +1,270 @@
+// #32 step 4: `reclaim --daemon` on the sandbox's Redis Cluster while the master of its queue's
+// slot fails over (CLUSTER FAILOVER on that master's replica, as an operator or the cluster's own
+// failure detection would promote it). The daemon keeps its cluster client across runs: the runs
+// after the failover must find the new master, and no requeue may be reported applied unless the
+// job is there to be worked on the new master. Afterwards an unmodified bullmq Worker completes
+// every job; the test fails back, so the suites after it find the sandbox's layout.
+#include "daemonprocess.h"
+#include "redis/redisconnection.h"
+#include "support/clusterfixture.h"
+#include "support/refapp.h"
+#include "support/sandboxenv.h"
+
+#include <QDeadlineTimer>
+#include <QJsonDocument>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <csignal>
+
+using namespace reclaim;
+using namespace reclaim::test;
+
+namespace {
+
+const QString kPrefix = QStringLiteral("{bull}");
+const QString kQueue = QStringLiteral("image-render");
+const QByteArray kQueueKey = QByteArrayLiteral("{bull}:image-render:meta");
+const QString kLockKey = QStringLiteral("{bull}:lock:job-recovery");
+
+std::optional<RedisConnection> openNode(int port)
+{
+    RedisEndpoint e;
+    e.host = QStringLiteral("127.0.0.1");
+    e.port = port;
+    auto conn = RedisConnection::open(e, std::chrono::milliseconds(1000));
+    if (!conn)
+        return std::nullopt;
+    return std::move(*conn);
+}
+
+// ROLE's first word ("master", "slave"), and for a replica the port of its master.
+QPair<QString, int> roleOf(int port)
+{
+    auto conn = openNode(port);
+    if (!conn)
+        return {};
+    const auto r = conn->command({"ROLE"});
+    if (!r || !r->isArray() || r->elements.isEmpty())
+        return {};
+    const QString role = r->elements.at(0).toText();
+    const int master = role == QLatin1String("slave") && r->elements.size() > 2
+                           ? int(r->elements.at(2).toInteger().value_or(0))
+                           : 0;
+    return {role, master};
+}
+
+bool clusterSettled(const SandboxEnv &env, int master)
+{
+    for (int port : env.clusterPorts) {
+        auto conn = openNode(port);
+        if (!conn)
+            return false;
+        const auto info = conn->command({"CLUSTER", "INFO"});
+        if (!info || !info->toText().contains(QLatin1String("cluster_state:ok")))
+            return false;
+    }
+    return roleOf(master).first == QLatin1String("master") &&
+           clusterOwnerPort(env, kQueueKey) == master;
+}
+
+// CLUSTER FAILOVER on `replica` (a coordinated one: the old master stops taking writes until
+// the replica has all of them), then waits until every node says the cluster is ok and the
+// replica serves the queue's slot.
+bool failOverTo(const SandboxEnv &env, int replica)
+{
+    auto conn = openNode(replica);
+    if (!conn || !conn->command({"CLUSTER", "FAILOVER"}))
+        return false;
+    QDeadlineTimer deadline(30000);
+    while (!deadline.hasExpired()) {
+        if (clusterSettled(env, replica))
+            return true;
+        QThread::msleep(100);
+    }
+    return false;
+}
+
+int replicaOf(const SandboxEnv &env, int master)
+{
+    for (int port : env.clusterPorts)
+        if (roleOf(port) == qMakePair(QStringLiteral("slave"), master))
+            return port;
+    return 0;
+}
+
+QStringList seed(const SandboxEnv &env, int from, int healthy, int lost, QStringList *lostRows)
+{
+    const QJsonObject manifest =
+        QJsonDocument::fromJson(
+            runNode(env, QStringLiteral("cluster-incident.js"),
+                    {QStringLiteral("seed"), QStringLiteral("--redis"), env.clusterUrl,
+                     QStringLiteral("--prefix"), kPrefix, QStringLiteral("--queue"), kQueue,
+                     QStringLiteral("--healthy"), QString::number(healthy),
+                     QStringLiteral("--lost"), QString::number(lost), QStringLiteral("--from"),
+                     QString::number(from)}))
+            .object();
+    *lostRows << jsonStrings(manifest.value(QStringLiteral("lost")).toArray());
+    return jsonStrings(manifest.value(QStringLiteral("healthy")).toArray());
+}
+
+// The row ids of the daemon's applied actions, counting each one it applied twice as a failure.
+QSet<QString> appliedRows(const DaemonProcess &d, QStringList *twice)
+{
+    QSet<QString> applied;
+    for (const QJsonObject &a : d.eventsOf(QStringLiteral("action"))) {
+        if (a.value(QStringLiteral("result")).toString() != QLatin1String("applied"))
+            continue;
+        const QString row = a.value(QStringLiteral("jobId")).toString();
+        if (applied.contains(row) && twice)
+            *twice << row;
+        applied.insert(row);
+    }
+    return applied;
+}
+
+} // namespace
+
+class TestClusterFailover : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanup();
+    void theDaemonFollowsAFailoverOfItsQueuesMaster();
+
+private:
+    SandboxEnv m_env;
+    int m_master = 0; // the queue's master as the sandbox made it
+};
+
+void TestClusterFailover::initTestCase()
+{
+    m_env = SandboxEnv::load();
+    if (m_env.pgUrl.isEmpty() || m_env.clusterUrl.isEmpty())
+        RECLAIM_SKIP_WITHOUT_SANDBOX("no sandbox with a cluster (tools/sandbox start --cluster)");
+    QCOMPARE(m_env.clusterPorts.size(), 6);
+    m_master = clusterOwnerPort(m_env, kQueueKey);
+    QVERIFY(m_env.clusterPorts.mid(0, 3).contains(m_master));
+}
+
+// Fail back to the sandbox's master, so the suites after this one find masters first.
+void TestClusterFailover::cleanup()
+{
+    if (roleOf(m_master).first == QLatin1String("slave"))
+        QVERIFY2(failOverTo(m_env, m_master), "the failback did not settle in 30 s");
+    QCOMPARE(roleOf(m_master).first, QStringLiteral("master"));
+}
+
+void TestClusterFailover::theDaemonFollowsAFailoverOfItsQueuesMaster()
+{
+    resetSandbox(m_env);
+    flushCluster(m_env);
+    migrate(m_env);
+    QStringList lost;
+    QStringList healthy = seed(m_env, 0, 12, 8, &lost);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("reclaim.json"));
+    QVERIFY(
+        writeConfig(path, clusterDomainConfig(m_env, m_env.clusterUrl, kPrefix, kQueue, kLockKey)));
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("RECLAIM_PG_URL"), m_env.pgUrl);
+    env.insert(QStringLiteral("RECLAIM_REDIS_URL"), m_env.clusterUrl);
+    DaemonProcess d(daemonEnvironment(env));
+    QVERIFY(d.start(
+        {QStringLiteral("--config"), path, QStringLiteral("--interval"), QStringLiteral("2")}));
+    const auto allApplied = [&](const QStringList &rows) {
+        return [&d, rows](const QJsonObject &) {
+            const QSet<QString> applied = appliedRows(d, nullptr);
+            for (const QString &r : rows)
+                if (!applied.contains(r))
+                    return false;
+            return true;
+        };
+    };
+    QVERIFY2(d.waitFor(allApplied(lost), 60000), d.rawStderr().right(3000).constData());
+
+    // The queue's master fails over to its replica while the daemon lives.
+    const int replica = replicaOf(m_env, m_master);
+    QVERIFY(replica != 0);
+    QVERIFY2(failOverTo(m_env, replica), "the failover did not settle in 30 s");
+    QCOMPARE(roleOf(m_master), qMakePair(QStringLiteral("slave"), replica));
+
+    // New lost rows, and new healthy jobs the application adds on the new master.
+    const qsizetype mark = d.events().size(); // the failover has settled
+    healthy << seed(m_env, 100, 4, 6, &lost);
+    QVERIFY2(d.waitFor(allApplied(lost), 60000, 1, mark), d.rawStderr().right(3000).constData());
+    QVERIFY(d.waitFor(
+        [](const QJsonObject &e) {
+            return e.value(QStringLiteral("event")).toString() == QLatin1String("run");
+        },
+        10000, 1, d.events().size() - 1));
+    d.sendSignal(SIGTERM);
+    QVERIFY(d.waitForExit(30000));
+
+    // Every lost row applied exactly once, across the failover; no healthy row touched.
+    QStringList twice;
+    const QSet<QString> applied = appliedRows(d, &twice);
+    QVERIFY2(twice.isEmpty(), qPrintable(twice.join(QLatin1Char(' '))));
+    QCOMPARE(applied, QSet<QString>(lost.cbegin(), lost.cend()));
+    for (const QJsonObject &a : d.eventsOf(QStringLiteral("action")))
+        QVERIFY2(!healthy.contains(a.value(QStringLiteral("jobId")).toString()),
+                 QJsonDocument(a).toJson(QJsonDocument::Compact).constData());
+    // The next run uses the new master: every run started once the failover settled completed
+    // (one with a stale map would meet MOVED, or a node that no longer serves the slot).
+    QSet<QString> after;
+    for (const QJsonObject &e : d.events().mid(mark))
+        if (e.value(QStringLiteral("event")).toString() == QLatin1String("run-start"))
+            after.insert(e.value(QStringLiteral("runId")).toString());
+    QVERIFY(!after.isEmpty());
+    for (const QJsonObject &r : d.eventsOf(QStringLiteral("run")))
+        if (after.contains(r.value(QStringLiteral("runId")).toString()))
+            QVERIFY2(r.value(QStringLiteral("outcome")).toString() == QLatin1String("completed"),
+                     QJsonDocument(r).toJson(QJsonDocument::Compact).constData());
+    QStringList runs;
+    for (const QJsonObject &r : d.eventsOf(QStringLiteral("run")))
+        runs << (r.value(QStringLiteral("outcome")).toString() == QLatin1String("completed")
+                     ? QStringLiteral("completed")
+                     : QString::fromUtf8(QJsonDocument(r).toJson(QJsonDocument::Compact)));
+    qInfo("runs: %s", qPrintable(runs.join(QLatin1Char('\n'))));
+
+    // What bullmq sees on the new master: every job waiting with its data, then worked.
+    QStringList jobIds;
+    for (const QString &row : healthy + lost)
+        jobIds << QStringLiteral("image-") + row;
+    const QStringList where{QStringLiteral("--redis"),  m_env.clusterUrl,
+                            QStringLiteral("--prefix"), kPrefix,
+                            QStringLiteral("--queue"),  kQueue};
+    const QJsonObject states =
+        QJsonDocument::fromJson(
+            runNode(m_env, QStringLiteral("cluster-incident.js"),
+                    QStringList{QStringLiteral("states")} + where +
+                        QStringList{QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
+            .object();
+    for (const QString &row : healthy + lost) {
+        const QJsonObject s = states.value(QStringLiteral("image-") + row).toObject();
+        QVERIFY2(s.value(QStringLiteral("state")).toString() == QLatin1String("waiting"),
+                 qPrintable(row + QLatin1Char(' ') + s.value(QStringLiteral("state")).toString()));
+        QCOMPARE(
+            s.value(QStringLiteral("data")).toObject().value(QStringLiteral("jobId")).toString(),
+            row);
+    }
+    const QByteArray worked =
+        runNode(m_env, QStringLiteral("cluster-incident.js"),
+                QStringList{QStringLiteral("work")} + where +
+                    QStringList{QStringLiteral("--count"), QString::number(jobIds.size()),
+                                QStringLiteral("--timeout-ms"), QStringLiteral("60000")},
+                90000);
+    QSet<QString> completed;
+    for (const QByteArray &line : worked.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(QStringLiteral("event")).toString() == QLatin1String("completed"))
+            completed.insert(o.value(QStringLiteral("id")).toString());
+    }
+    QCOMPARE(completed, QSet<QString>(jobIds.cbegin(), jobIds.cend()));
+}
+
+QTEST_GUILESS_MAIN(TestClusterFailover)
+#include "test_clusterfailover.moc"
