@@ -2,7 +2,9 @@
 
 #include "service/checkrunner.h"
 #include "settings.h"
+#include "urlpassword.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -19,16 +21,34 @@ namespace reclaim::ui {
 
 namespace {
 
-// Splits "scheme://user:secret@host/..." into the URL without the secret and the secret.
+// Moves the secret of "scheme://user:secret@host/..." (any form, host lists included) into the
+// password field.
 QString takePassword(QLineEdit *urlEdit, QLineEdit *passwordEdit)
 {
-    const QUrl url(urlEdit->text().trimmed(), QUrl::StrictMode);
-    if (url.isValid() && !url.password().isEmpty()) {
-        passwordEdit->setText(url.password());
-        urlEdit->setText(Settings::withoutPassword(urlEdit->text()));
+    const auto taken = takeUrlPassword(urlEdit->text());
+    if (taken && !taken->password.isEmpty()) {
+        passwordEdit->setText(taken->password);
+        urlEdit->setText(taken->url);
     }
     return urlEdit->text().trimmed();
 }
+
+struct FormText
+{
+    RedisForm form;
+    const char *name;
+    const char *example;
+};
+
+// What the form selector offers, with the example the URL field then shows.
+constexpr FormText kForms[] = {
+    {RedisForm::SingleNode, "Single node",
+     "redis://[user@]host[:port][/db], rediss:// for TLS, unix:///path/redis.sock"},
+    {RedisForm::Sentinel, "Sentinel",
+     "redis+sentinel://[user@]sentinel1[:26379][,sentinel2...]/master-name[/db]"},
+    {RedisForm::Cluster, "Cluster",
+     "redis+cluster://[user@]node1[:6379][,node2...] (database 0; rediss+cluster:// for TLS)"},
+};
 
 } // namespace
 
@@ -37,7 +57,8 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     : QDialog(parent), m_config(new QLineEdit(profile.configPath, this)),
       m_pgUrl(new QLineEdit(profile.postgresUrl, this)),
       m_pgPassword(new QLineEdit(profile.postgresPassword, this)),
-      m_redisUrl(new QLineEdit(profile.redisUrl, this)),
+      m_redisUrl(new QLineEdit(profile.redisUrl, this)), m_redisForm(new QComboBox(this)),
+      m_redisFormHint(new QLabel(this)),
       m_redisPassword(new QLineEdit(profile.redisPassword, this)),
       m_redisTlsCa(new QLineEdit(profile.redisTlsCa, this)),
       m_redisTlsCert(new QLineEdit(profile.redisTlsCert, this)),
@@ -53,6 +74,18 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     m_pgUrl->setObjectName(QStringLiteral("postgresUrl"));
     m_pgPassword->setObjectName(QStringLiteral("postgresPassword"));
     m_redisUrl->setObjectName(QStringLiteral("redisUrl"));
+    m_redisForm->setObjectName(QStringLiteral("redisForm"));
+    m_redisFormHint->setObjectName(QStringLiteral("redisFormHint"));
+    for (const FormText &f : kForms)
+        m_redisForm->addItem(QString::fromLatin1(f.name), int(f.form));
+    m_redisForm->setToolTip(
+        QStringLiteral("The Redis deployment: one node, a master found through Sentinel, or a "
+                       "Redis Cluster (every master reached by slot). Picking one rewrites the "
+                       "URL's scheme."));
+    m_redisFormHint->setWordWrap(true);
+    m_redisFormHint->setStyleSheet(QStringLiteral("color:#5f6368"));
+    m_redisUrl->setPlaceholderText(
+        QStringLiteral("empty: the configuration file's (or RECLAIM_REDIS_URL)"));
     m_redisPassword->setObjectName(QStringLiteral("redisPassword"));
     m_redisTlsCa->setObjectName(QStringLiteral("redisTlsCa"));
     m_redisTlsCert->setObjectName(QStringLiteral("redisTlsCert"));
@@ -68,8 +101,6 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     m_checkItems->setObjectName(QStringLiteral("checkItems"));
     m_pgUrl->setPlaceholderText(
         QStringLiteral("empty: the configuration file's (or RECLAIM_PG_URL)"));
-    m_redisUrl->setPlaceholderText(
-        QStringLiteral("empty: the configuration file's (or RECLAIM_REDIS_URL)"));
     m_pgPassword->setEchoMode(QLineEdit::Password);
     m_redisPassword->setEchoMode(QLineEdit::Password);
     m_pgPassword->setPlaceholderText(QStringLiteral("kept in memory only"));
@@ -91,7 +122,9 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     form->addRow(QStringLiteral("Configuration file:"), configRow);
     form->addRow(QStringLiteral("PostgreSQL URL:"), m_pgUrl);
     form->addRow(QStringLiteral("PostgreSQL password:"), m_pgPassword);
+    form->addRow(QStringLiteral("Redis deployment:"), m_redisForm);
     form->addRow(QStringLiteral("Redis URL:"), m_redisUrl);
+    form->addRow(QString(), m_redisFormHint);
     form->addRow(QStringLiteral("Redis password:"), m_redisPassword);
     // A file chooser beside each TLS path; the paths are remembered, the files are read at
     // every connection.
@@ -158,6 +191,9 @@ ConnectionDialog::ConnectionDialog(const ConnectionProfile &profile, QWidget *pa
     layout->addWidget(buttons);
     for (QLineEdit *e : {m_pgUrl, m_pgPassword, m_redisUrl, m_redisPassword})
         connect(e, &QLineEdit::textChanged, this, &ConnectionDialog::updateSources);
+    connect(m_redisUrl, &QLineEdit::textChanged, this, &ConnectionDialog::followRedisUrl);
+    connect(m_redisForm, &QComboBox::activated, this, &ConnectionDialog::applyRedisForm);
+    followRedisUrl();
     updateSources();
     resize(640, sizeHint().height());
 }
@@ -194,6 +230,32 @@ void ConnectionDialog::updateSources()
     const ConnectionProfile p = profile();
     m_sources->setText(QStringLiteral("PostgreSQL password: %1.\nRedis password: %2.")
                            .arg(postgresPasswordSource(p, m_env), redisPasswordSource(p, m_env)));
+}
+
+void ConnectionDialog::followRedisUrl()
+{
+    if (const auto form = redisFormOf(m_redisUrl->text()))
+        m_redisForm->setCurrentIndex(m_redisForm->findData(int(*form)));
+    showRedisFormHint();
+}
+
+void ConnectionDialog::applyRedisForm()
+{
+    const auto form = RedisForm(m_redisForm->currentData().toInt());
+    if (!m_redisUrl->text().trimmed().isEmpty()) {
+        // A socket cannot be a cluster: the URL is cleared and the example shows the form.
+        const QString rewritten = withRedisForm(m_redisUrl->text(), form);
+        m_redisUrl->setText(rewritten);
+    }
+    showRedisFormHint();
+}
+
+void ConnectionDialog::showRedisFormHint()
+{
+    const auto form = RedisForm(m_redisForm->currentData().toInt());
+    for (const FormText &f : kForms)
+        if (f.form == form)
+            m_redisFormHint->setText(QString::fromLatin1(f.example));
 }
 
 void ConnectionDialog::runCheck()

@@ -8,6 +8,7 @@
 
 #include <QDialog>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -42,12 +43,18 @@ public:
 
 private:
     void updateSources();
+    // The deployment selector follows the URL's scheme; picking a form rewrites the scheme.
+    void followRedisUrl();
+    void applyRedisForm();
+    void showRedisFormHint();
     void showCheck(const reclaim::CheckReport &report);
 
     QLineEdit *m_config;
     QLineEdit *m_pgUrl;
     QLineEdit *m_pgPassword;
     QLineEdit *m_redisUrl;
+    QComboBox *m_redisForm;
+    QLabel *m_redisFormHint;
     QLineEdit *m_redisPassword;
     QLineEdit *m_redisTlsCa;
     QLineEdit *m_redisTlsCert;

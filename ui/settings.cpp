@@ -1,5 +1,7 @@
 #include "settings.h"
 
+#include "urlpassword.h"
+
 #include <QSettings>
 #include <QUrl>
 
@@ -26,16 +28,9 @@ Settings::~Settings() = default;
 
 QString Settings::withoutPassword(const QString &url)
 {
-    const QString trimmed = url.trimmed();
-    if (trimmed.isEmpty())
-        return {};
-    QUrl u(trimmed, QUrl::StrictMode);
-    if (!u.isValid())
-        return {}; // refuse to store what we cannot prove is password-free
-    u.setPassword({});
-    if (u.userName().isEmpty())
-        u.setUserInfo({}); // "redis://:secret@host" becomes "redis://host", not "redis://@host"
-    return u.toString();
+    const auto taken = takeUrlPassword(url);
+    // What cannot be parsed is never stored: it could hold a password in a place not looked at.
+    return taken ? taken->url : QString();
 }
 
 QString Settings::configPath() const

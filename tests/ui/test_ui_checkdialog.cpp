@@ -3,15 +3,18 @@
 // list with a status and an icon each, and an unreachable Redis lists failures, not passes.
 #include "connectiondialog.h"
 #include "service/checkrunner.h"
+#include "support/clusterfixture.h"
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QTcpServer>
@@ -81,6 +84,70 @@ private slots:
         QDir().mkpath(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots"));
         QVERIFY(dialog.grab().save(
             QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/check-dialog.png"), "PNG"));
+    }
+
+    // #32 step 4: the dialog offers the cluster form. Seed nodes typed bare become a
+    // redis+cluster:// URL when Cluster is picked, the example follows the form, and the check
+    // reads the cluster: the slot map and where the domain's queue lives.
+    void theClusterFormIsOfferedAndChecked()
+    {
+        if (m_env.clusterUrl.isEmpty())
+            QSKIP("no cluster in this sandbox (tools/sandbox start --cluster)");
+        flushCluster(m_env);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cluster.json"));
+        QVERIFY(
+            writeConfig(path, clusterDomainConfig(m_env, m_env.redisUrl, QStringLiteral("{bull}"),
+                                                  QStringLiteral("image-render"),
+                                                  QStringLiteral("{bull}:lock:job-recovery"))));
+        ConnectionProfile profile;
+        profile.configPath = path;
+        ConnectionDialog dialog(profile, nullptr, m_env.processEnvironment());
+        auto *url = dialog.findChild<QLineEdit *>(QStringLiteral("redisUrl"));
+        auto *form = dialog.findChild<QComboBox *>(QStringLiteral("redisForm"));
+        auto *hint = dialog.findChild<QLabel *>(QStringLiteral("redisFormHint"));
+        auto *button = dialog.findChild<QPushButton *>(QStringLiteral("checkConnection"));
+        auto *list = dialog.findChild<QListWidget *>(QStringLiteral("checkItems"));
+        QVERIFY(url && form && hint && button && list);
+        QCOMPARE(form->currentText(), QStringLiteral("Single node"));
+        QStringList seeds;
+        for (int port : m_env.clusterPorts.mid(0, 2))
+            seeds << QStringLiteral("127.0.0.1:%1").arg(port);
+        url->setText(seeds.join(QLatin1Char(',')));
+        form->setCurrentIndex(form->findText(QStringLiteral("Cluster")));
+        emit form->activated(form->currentIndex());
+        QCOMPARE(url->text(), QStringLiteral("redis+cluster://") + seeds.join(QLatin1Char(',')));
+        QVERIFY2(hint->text().contains(QLatin1String("redis+cluster://")),
+                 qPrintable(hint->text()));
+        QCOMPARE(dialog.profile().redisUrl, url->text());
+        // Typing another form's URL moves the selector.
+        url->setText(QStringLiteral("redis://127.0.0.1:1/0"));
+        QCOMPARE(form->currentText(), QStringLiteral("Single node"));
+        url->setText(QStringLiteral("redis+cluster://") + seeds.join(QLatin1Char(',')));
+        QCOMPARE(form->currentText(), QStringLiteral("Cluster"));
+
+        button->click();
+        QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled() && list->count() > 0, 20000);
+        QHash<QString, QString> status;
+        QHash<QString, QString> text;
+        for (int i = 0; i < list->count(); ++i) {
+            const QListWidgetItem *item = list->item(i);
+            status.insert(item->data(Qt::UserRole).toString(),
+                          item->data(Qt::UserRole + 1).toString());
+            text.insert(item->data(Qt::UserRole).toString(), item->text());
+        }
+        for (const QString &id :
+             {QStringLiteral("redis.cluster"), QStringLiteral("redis.commands"),
+              QStringLiteral("redis.slot.image"), QStringLiteral("redis.slot.lock")})
+            QVERIFY2(status.value(id) == QLatin1String("pass"), qPrintable(id + text.value(id)));
+        QVERIFY2(text.value(QStringLiteral("redis.cluster")).contains(QLatin1String("3 masters")),
+                 qPrintable(text.value(QStringLiteral("redis.cluster"))));
+        dialog.resize(900, 760);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QDir().mkpath(QStringLiteral(RECLAIM_BINARY_DIR "/screenshots"));
+        QVERIFY(dialog.grab().save(
+            QStringLiteral(RECLAIM_BINARY_DIR "/screenshots/check-dialog-cluster.png"), "PNG"));
     }
 
     void anUnreachableRedisListsFailures()
