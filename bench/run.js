@@ -3,8 +3,11 @@
 // The benchmark driver (tools/bench starts it inside a private sandbox): builds every workload,
 // runs every measurement side by side, and writes results/latest.{md,json} and the growth plot.
 //
-//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--mass [--only VARIANT[,VARIANT]]] [--work DIR]
+//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--mass [--only VARIANT[,VARIANT]]] [--cluster] [--work DIR]
 //
+// --cluster runs only measurement 9 (a Redis Cluster against one node, bench/cluster.js; needs
+// RECLAIM_CLUSTER_URL, tools/sandbox --cluster) and writes results/cluster.{md,json}; the whole
+// benchmark runs it too when a cluster is there.
 // --mass runs only measurement 8 (mass recovery, bench/mass.js) and writes results/mass.{md,json};
 // the whole benchmark runs it last and writes those beside latest.{md,json}.
 // Needs RECLAIM_PG_URL / RECLAIM_REDIS_URL (a sandbox: this creates and drops databases and
@@ -20,6 +23,7 @@ const { validate } = require('./workload/validate');
 const proc = require('./lib/proc');
 const { evaluate, markdown } = require('./lib/report');
 const { MassBench, massMarkdown } = require('./mass');
+const { ClusterBench, clusterMarkdown } = require('./cluster');
 
 const IORedis = refRequire('ioredis');
 const ROOT = path.resolve(__dirname, '..');
@@ -56,6 +60,7 @@ class Bench {
   constructor(args) {
     this.smoke = !!args.smoke;
     this.massOnly = !!args.mass;
+    this.clusterOnly = !!args.cluster;
     // --only KEY[,KEY]: only those variants of measurement 8 (for working on one; the report then
     // holds only them, so it is not the one to commit).
     this.massVariants = args.only ? args.only.split(',') : null;
@@ -74,7 +79,7 @@ class Bench {
     this.results = {
       mode: this.smoke ? 'smoke' : 'full', startedAt: new Date().toISOString(), host: { cpus: os.cpus().length, loadAverageAtStart: os.loadavg() },
       workloads: {}, query: null, lookup: {}, floors: {}, scan: null, runs: {}, growth: null, apply: null, console: null, audit: null, daemon: null,
-      mass: null,
+      mass: null, cluster: null,
     };
   }
 
@@ -480,7 +485,30 @@ class Bench {
     await this.measureLookup();
     await this.buildAndRunDirect();
     await this.dropDb('bench_tpl');
+    await this.measureCluster();
     await this.measureMass();
+  }
+
+  /** 9. A Redis Cluster against one node (bench/cluster.js): lookup and scan, interleaved. */
+  async measureCluster() {
+    const c = new ClusterBench(this, log);
+    try {
+      this.results.cluster = await c.run();
+    } catch (e) {
+      this.results.cluster = c.results;
+      throw e;
+    }
+  }
+
+  /** results/cluster.{md,json}: measurement 9 on its own (written by --cluster and the whole run). */
+  writeCluster() {
+    const r = this.results;
+    const c = Object.assign({ mode: r.mode, startedAt: r.startedAt, finishedAt: new Date().toISOString(), host: r.host }, r.cluster);
+    fs.writeFileSync(path.join(this.out, 'cluster.json'), `${JSON.stringify(c, null, 1)}\n`);
+    const head = `# Reclaim benchmark: Redis Cluster against one node\n\nRun ${c.startedAt} → ${c.finishedAt} on ${c.host.cpus} CPU(s). ` +
+      `Produced by \`tools/bench${this.clusterOnly ? ' --cluster' : ''}\`; see bench/README.md, measurement 9.\n\n`;
+    fs.writeFileSync(path.join(this.out, 'cluster.md'), head + clusterMarkdown(c, r.mode));
+    log(`wrote ${path.join(this.out, 'cluster.md')} and cluster.json`);
   }
 
   /** 8. Mass recovery (bench/mass.js): Reclaim against the seed-style peer on the incident. */
@@ -558,13 +586,15 @@ class Bench {
         delete w.samples;
       }
     }
-    r.targets = evaluate(r).concat(r.mass ? r.mass.targets : []);
+    r.targets = evaluate(r).concat(r.mass ? r.mass.targets : [], r.cluster ? r.cluster.targets : []);
     if (r.mass) this.writeMass();
+    if (r.cluster) this.writeCluster();
     fs.writeFileSync(path.join(this.out, 'latest.json'), `${JSON.stringify(r, null, 1)}\n`);
     const png = path.join(this.out, 'runtime.png');
     await proc.must(this.benchBin, ['plot', '--in', path.join(this.out, 'latest.json'), '--out', png], { env: { QT_QPA_PLATFORM: 'offscreen' } });
     if (!(fs.statSync(png).size > 1000)) throw new Error(`${png} is empty`);
-    fs.writeFileSync(path.join(this.out, 'latest.md'), markdown(r, 'runtime.png') + (r.mass ? `\n${massMarkdown(r.mass, r.mode)}` : ''));
+    fs.writeFileSync(path.join(this.out, 'latest.md'), markdown(r, 'runtime.png') + (r.mass ? `\n${massMarkdown(r.mass, r.mode)}` : '') +
+      (r.cluster ? `\n${clusterMarkdown(r.cluster, r.mode)}` : ''));
     log(`wrote ${path.join(this.out, 'latest.md')}, latest.json and runtime.png`);
     return r;
   }
@@ -641,9 +671,20 @@ function growthOf(r, size) {
 }
 
 async function main() {
-  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', mass: 'bool', only: 'string', work: 'string' });
+  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', mass: 'bool', only: 'string', work: 'string', cluster: 'bool' });
   if (!args['build-dir'] || !args.out) throw new common.UsageError('--build-dir DIR and --out DIR are required');
   const b = new Bench(args);
+  if (b.clusterOnly) {
+    log(`${b.smoke ? 'smoke' : 'full-size'} cluster benchmark only; build ${b.build}; results to ${b.out}`);
+    try {
+      await b.measureCluster();
+    } finally {
+      if (b.results.cluster) b.writeCluster();
+    }
+    const missed = b.results.cluster.targets.filter((t) => t.status === 'missed').length;
+    log(`done: ${b.results.cluster.targets.length - missed} target(s) met, ${missed} missed`);
+    return 0;
+  }
   if (b.massOnly) {
     log(`${b.smoke ? 'smoke' : 'full-size'} mass-recovery benchmark only; build ${b.build}; results to ${b.out}`);
     try {

@@ -6,12 +6,15 @@
 //
 //   node refapp/seed.js [--pg URL] [--redis URL] [--seed N] [--scale N] [--history-rows N]
 //                       [--manifest FILE] [--list-background] [--hold] [--reset] [--quiet]
+//
+// --redis (or RECLAIM_REDIS_URL) may be redis+cluster://h1:p1,h2:p2,...: every connection is then
+// an ioredis Cluster, and the key prefix must carry a hash tag (REFAPP_KEY_PREFIX={bull}).
 
 const fs = require('fs');
 const IORedis = require('ioredis');
 const { Client } = require('pg');
 const { Queue, Worker, FlowProducer } = require('bullmq');
-const { parseArgs, UsageError, redisOptions, pgOptions, errText, makeRng, sleep } = require('./lib/common');
+const { parseArgs, UsageError, redisOptions, redisConnection, pgOptions, errText, makeRng, sleep } = require('./lib/common');
 const D = require('./lib/domains');
 
 const PROG = 'seed';
@@ -632,6 +635,11 @@ function composePayload(row, video) {
 
 const ALL_TABLES = ['Track', 'SlideJob', 'VideoJob', 'DocumentJob', 'ImageJob', 'NarrationJob', 'Slide', 'Video', 'Document', 'Image', 'Narration'];
 
+/** The nodes that hold keys: a cluster's masters, or the one node. */
+function mastersOf(redis) {
+  return redis instanceof IORedis.Cluster ? redis.nodes('master') : [redis];
+}
+
 async function checkEmpty(pg, redis, reset, pgLabel, redisLabel, log) {
   const missing = [];
   for (const t of ALL_TABLES) {
@@ -644,7 +652,7 @@ async function checkEmpty(pg, redis, reset, pgLabel, redisLabel, log) {
   if (reset) {
     log('reset: truncating the reference tables and flushing the Redis database');
     await pg.query(`TRUNCATE ${ALL_TABLES.map((t) => `"${t}"`).join(', ')}`);
-    await redis.flushdb();
+    await Promise.all(mastersOf(redis).map((n) => n.flushdb()));
     return;
   }
   const nonEmpty = [];
@@ -653,7 +661,7 @@ async function checkEmpty(pg, redis, reset, pgLabel, redisLabel, log) {
     if (r.rows[0].e) nonEmpty.push(t);
   }
   if (nonEmpty.length) throw new UsageError(`${pgLabel}: table(s) ${nonEmpty.join(', ')} already have rows (use --reset to truncate them)`);
-  const size = await redis.dbsize();
+  const size = (await Promise.all(mastersOf(redis).map((n) => n.dbsize()))).reduce((a, n) => a + n, 0);
   if (size > 0) throw new UsageError(`${redisLabel} already holds ${size} key(s) (use --reset to flush that database)`);
 }
 
@@ -687,7 +695,7 @@ async function waitFor(cond, ms, what) {
   }
 }
 
-async function phaseFinish(plan, queues, connOpts, log) {
+async function phaseFinish(plan, queues, connOf, log) {
   // Phase 1: jobs that end completed or failed go through a real Worker, before anything else
   // is put in their queue (so the worker cannot take the other jobs).
   const names = Object.keys(plan.finish);
@@ -709,7 +717,7 @@ async function phaseFinish(plan, queues, connOpts, log) {
         if (s.outcome === 'failed') throw new Error(s.failMessage || failMessageFor(q, job.id));
         return { ok: true, output: `https://outputs.example.invalid/${q}/${job.data.jobId}` };
       },
-      { connection: connOpts, concurrency: 200, autorun: true, lockDuration: 60000 },
+      { connection: connOf(), prefix: D.PREFIX, concurrency: 200, autorun: true, lockDuration: 60000 },
     );
     w.on('completed', () => done++);
     w.on('failed', () => done++);
@@ -731,7 +739,7 @@ function failMessageFor(queue, id) {
   return list[h % list.length];
 }
 
-async function phaseActive(plan, queues, connOpts, sharedRedis, log) {
+async function phaseActive(plan, queues, connOf, sharedRedis, log) {
   // Phase 2a: the jobs held active by a live worker. The worker's concurrency equals the number
   // of jobs it must hold and its processor never returns, so once it holds them all it fetches
   // nothing more: the waiting jobs added later stay waiting.
@@ -746,7 +754,7 @@ async function phaseActive(plan, queues, connOpts, sharedRedis, log) {
         taken.add(job.id);
         return new Promise(() => {}); // a healthy, long-running job that rarely reports progress
       },
-      { connection: connOpts, concurrency: specs.length, lockDuration: HOLD_LOCK_MS, autorun: true },
+      { connection: connOf(), prefix: D.PREFIX, concurrency: specs.length, lockDuration: HOLD_LOCK_MS, autorun: true },
     );
     w.on('error', () => {});
     holdWorkers.push(w);
@@ -766,7 +774,7 @@ async function phaseActive(plan, queues, connOpts, sharedRedis, log) {
         taken.add(job.id);
         return new Promise(() => {});
       },
-      { connection: connOpts, concurrency: specs.length, lockDuration: CRASH_LOCK_MS, autorun: true },
+      { connection: connOf(), prefix: D.PREFIX, concurrency: specs.length, lockDuration: CRASH_LOCK_MS, autorun: true },
     );
     w.on('error', () => {});
     await waitFor(() => taken.size >= specs.length, 60000, `the doomed worker on ${q} to take ${specs.length} jobs`);
@@ -783,7 +791,7 @@ async function phaseActive(plan, queues, connOpts, sharedRedis, log) {
   return holdWorkers;
 }
 
-async function phasePending(plan, queues, connOpts, sharedRedis, log) {
+async function phasePending(plan, queues, connOf, sharedRedis, log) {
   // Phase 3: pause, then waiting/delayed/prioritized jobs (queue by queue, in plan order so the
   // legacy ids bullmq assigns are deterministic), flows, and jobs that are added then removed.
   for (const q of plan.pausedQueues) await queues[q].pause();
@@ -795,7 +803,7 @@ async function phasePending(plan, queues, connOpts, sharedRedis, log) {
     n += plan.pending[q].length;
   }
   if (plan.flows.length) {
-    const fp = new FlowProducer({ connection: sharedRedis });
+    const fp = new FlowProducer({ connection: sharedRedis, prefix: D.PREFIX });
     for (let i = 0; i < plan.flows.length; i += 200) {
       const chunk = plan.flows.slice(i, i + 200);
       const trees = await fp.addBulk(
@@ -933,7 +941,7 @@ function countBy(list, f) {
   return out;
 }
 
-const state = { holdWorkers: [], queues: {}, redis: null, pg: null, ready: false, stopping: false };
+const state = { holdWorkers: [], queues: {}, redis: null, pg: null, ready: false, stopping: false, connections: [] };
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), {
@@ -952,7 +960,22 @@ async function main() {
   if (historyRows < 0) throw new UsageError('--history-rows must not be negative');
   const listBackground = !!args['list-background'] || scale <= 10;
   const log = args.quiet ? () => {} : (s) => process.stderr.write(`${s}\n`);
-  const { opts: redisOpts, label: redisLabel } = redisOptions(args.redis || process.env.RECLAIM_REDIS_URL);
+  const redisUrl = args.redis || process.env.RECLAIM_REDIS_URL;
+  const conn = redisConnection(redisUrl);
+  const redisLabel = conn.label;
+  // One node: workers get connection options (bullmq opens its own). A cluster: each worker gets
+  // a Cluster of its own (bullmq duplicates it for its blocking connection), closed at the end.
+  const redisOpts = conn.cluster ? null : redisOptions(redisUrl).opts;
+  const connOf = () => {
+    if (!conn.cluster) return redisOpts;
+    const c = conn.make();
+    c.on('error', () => {});
+    state.connections.push(c);
+    return c;
+  };
+  if (conn.cluster && !/\{[^}]+\}/.test(D.PREFIX)) {
+    throw new UsageError(`the key prefix '${D.PREFIX}' has no hash tag, which a cluster needs: set REFAPP_KEY_PREFIX={bull}`);
+  }
   const { cfg: pgCfg, label: pgLabel } = pgOptions(args.pg || process.env.RECLAIM_PG_URL);
 
   const shutdown = async (code) => {
@@ -966,6 +989,7 @@ async function main() {
     await Promise.all(state.holdWorkers.map((w) => w.close(true).catch(() => {})));
     await Promise.all(Object.values(state.queues).map((q) => q.close().catch(() => {})));
     if (state.redis) state.redis.disconnect();
+    for (const c of state.connections) c.disconnect();
     if (state.pg) await state.pg.end().catch(() => {});
     clearTimeout(guard);
     process.exit(code);
@@ -990,24 +1014,34 @@ async function main() {
   } catch (e) {
     throw new Error(`cannot connect to ${pgLabel}: ${errText(e)}`);
   }
-  state.redis = new IORedis(Object.assign({}, redisOpts, { lazyConnect: true, retryStrategy: () => null }));
-  state.redis.on('error', () => {});
-  try {
-    await state.redis.connect();
-  } catch (e) {
-    throw new Error(`cannot connect to ${redisLabel}: ${errText(e)}`);
+  if (conn.cluster) {
+    state.redis = connOf();
+    const deadline = sleep(10000).then(() => { throw new Error('no answer within 10 s'); });
+    try {
+      await Promise.race([state.redis.ping(), deadline]);
+    } catch (e) {
+      throw new Error(`cannot connect to ${redisLabel}: ${errText(e)}`);
+    }
+  } else {
+    state.redis = new IORedis(Object.assign({}, redisOpts, { lazyConnect: true, retryStrategy: () => null }));
+    state.redis.on('error', () => {});
+    try {
+      await state.redis.connect();
+    } catch (e) {
+      throw new Error(`cannot connect to ${redisLabel}: ${errText(e)}`);
+    }
   }
   await checkEmpty(state.pg, state.redis, !!args.reset, pgLabel, redisLabel, log);
 
-  // Queues share one connection; workers get connection options (bullmq opens their own).
-  const shared = new IORedis(redisOpts);
+  // Queues share one connection.
+  const shared = conn.cluster ? connOf() : new IORedis(redisOpts);
   shared.on('error', () => {});
   for (const q of D.ALL_QUEUES) state.queues[q] = new Queue(q, { connection: shared, prefix: D.PREFIX });
 
   const tRedis = Date.now();
-  await phaseFinish(plan, state.queues, redisOpts, log);
-  state.holdWorkers = await phaseActive(plan, state.queues, redisOpts, shared, log);
-  await phasePending(plan, state.queues, redisOpts, shared, log);
+  await phaseFinish(plan, state.queues, connOf, log);
+  state.holdWorkers = await phaseActive(plan, state.queues, connOf, shared, log);
+  await phasePending(plan, state.queues, connOf, shared, log);
   const redisSecs = (Date.now() - tRedis) / 1000;
   const tDb = Date.now();
   const dbRows = await insertRows(state.pg, plan, log);
@@ -1045,6 +1079,7 @@ async function main() {
   await Promise.all(Object.values(state.queues).map((q) => q.close()));
   shared.disconnect();
   state.redis.disconnect();
+  for (const c of state.connections) c.disconnect();
   return 0;
 }
 

@@ -23,7 +23,8 @@ namespace {
 const char *const kUsage =
     "usage: reclaim_bench query   --config F [--reps N]\n"
     "       reclaim_bench lookup  --config F --ids FILE [--domain D] [--reps N]\n"
-    "       reclaim_bench scan    --config F [--reps N] [--unresolved-out FILE]\n"
+    "       reclaim_bench scan    --config F [--ids FILE [--domain D]] [--reps N] "
+    "[--unresolved-out FILE]\n"
     "       reclaim_bench run     --config F [--apply]\n"
     "       reclaim_bench console --config F [--reps N]\n"
     "       reclaim_bench audit   --config F [--rows N] [--reps N] [--scroll-pages N] [--idle-ms "

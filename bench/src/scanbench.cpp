@@ -29,9 +29,16 @@ int runScanBench(const Args &args)
     if (!config)
         return fail(config.error());
     const int reps = qMax(1, args.number(QStringLiteral("reps"), 3));
-    auto store = PgJobStore::open(*config, true);
-    if (!store)
-        return fail(store.error().message);
+    // --ids FILE: one domain's candidates from a file (a lookup fixture, no job table), as the
+    // lookup measurement takes them; else every domain's from PostgreSQL.
+    const QString idsFile = args.value(QStringLiteral("ids"));
+    std::unique_ptr<PgJobStore> store;
+    if (idsFile.isEmpty()) {
+        auto opened = PgJobStore::open(*config, true);
+        if (!opened)
+            return fail(opened.error().message);
+        store = std::move(*opened);
+    }
     RedisAdapters redis(*config);
 
     struct Looked
@@ -41,11 +48,23 @@ int runScanBench(const Args &args)
     };
     QList<Looked> looked;
     QJsonArray unresolvedOut;
+    const QString onlyDomain = args.value(QStringLiteral("domain"), QStringLiteral("image"));
     for (const DomainConfig &d : config->domains) {
-        auto candidates = (*store)->readCandidates(d, RowJson::Skip);
-        if (!candidates)
-            return fail(candidates.error().message);
-        Looked l{&d, lookUpDirectly(d, *candidates, redis.queue)};
+        if (!store && d.name != onlyDomain)
+            continue;
+        QList<Candidate> candidates;
+        if (store) {
+            auto read = store->readCandidates(d, RowJson::Skip);
+            if (!read)
+                return fail(read.error().message);
+            candidates = std::move(*read);
+        } else {
+            auto read = candidatesFromFile(idsFile, d.name);
+            if (!read)
+                return fail(read.error());
+            candidates = std::move(*read);
+        }
+        Looked l{&d, lookUpDirectly(d, candidates, redis.queue)};
         QJsonArray ids;
         for (const CandidateVerdict &v : l.verdicts) {
             if (v.verdict == Verdict::Unknown)

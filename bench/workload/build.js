@@ -4,7 +4,7 @@
 //
 //   node bench/workload/build.js incident --pg URL --redis URL --candidates N --jobs N --rows N
 //        [--direct-fraction F] [--seeder-manifest FILE] [--part pg|redis|both] [--seed N] --summary FILE
-//   node bench/workload/build.js lookup --redis URL --candidates N --wait N [--seed N] --ids FILE --summary FILE
+//   node bench/workload/build.js lookup --redis URL --candidates N --wait N [--seed N] [--prefix P] --ids FILE --summary FILE
 //
 // incident: job tables totalling --rows rows with --candidates candidates (the seeder's included),
 //   --direct-fraction of them resolvable by a direct lookup and the rest only by the payload scan;
@@ -111,21 +111,24 @@ async function buildLookup(args, log = () => {}) {
   const now = Date.now();
   const t0 = now;
   const redis = await openRedis(args.redis);
-  const w = new BullWriter(redis, { prefix: D.PREFIX, now, url: args.redis, samplesPerKind: args.samples || undefined });
+  // --prefix: the same fixture under another key prefix, e.g. {bull} for a Redis Cluster (every key
+  // of the queue then shares one slot, and --redis names the master that serves it).
+  const prefix = args.prefix || D.PREFIX;
+  const w = new BullWriter(redis, { prefix, now, url: args.redis, samplesPerKind: args.samples || undefined });
   // Old jobs first: the candidates' jobs sit nearest the tail of the wait list, the fresh
   // background in front of them, as bullmq's LPUSH leaves a backlog.
   for (const j of plan.jobs) await w.add(j);
   for (const j of plan.background) await w.add(j);
   await w.finish();
   const seconds = (Date.now() - t0) / 1000;
-  const waitLen = await redis.llen(`${D.PREFIX}:image-render:wait`);
+  const waitLen = await redis.llen(`${prefix}:image-render:wait`);
   redis.disconnect();
   fs.writeFileSync(args.ids, `${plan.candidates.map((c) => c.id).join('\n')}\n`);
   const byKind = {};
   for (const c of plan.candidates) byKind[c.kind] = (byKind[c.kind] || 0) + 1;
   log(`workload: lookup fixture with a wait list of ${waitLen}: ${w.written} jobs in ${seconds.toFixed(1)} s`);
   return {
-    kind: 'lookup', seed: args.seed, builtAt: new Date(now).toISOString(), candidates: plan.candidates.length,
+    kind: 'lookup', prefix, seed: args.seed, builtAt: new Date(now).toISOString(), candidates: plan.candidates.length,
     direct: plan.candidates.filter((c) => c.expected === 'direct').length, byKind, waitLength: waitLen,
     redis: { bulkJobs: w.written, seconds, bulkCounts: w.counts(), seederCounts: {} }, samples: w.samples,
   };
@@ -136,6 +139,7 @@ async function main() {
   const args = common.parseArgs(rest, {
     pg: 'string', redis: 'string', seed: 'int', candidates: 'int', jobs: 'int', rows: 'int', 'direct-fraction': 'string',
     'seeder-manifest': 'string', part: 'string', summary: 'string', wait: 'int', ids: 'string', quiet: 'bool', samples: 'int',
+    prefix: 'string',
   });
   if (args.seed == null) args.seed = 7;
   const log = args.quiet ? () => {} : (s) => process.stderr.write(`${s}\n`);

@@ -18,7 +18,7 @@ async function validate(redisUrl, summary) {
   const problems = [];
   const queues = new Map();
   const queueOf = (name) => {
-    if (!queues.has(name)) queues.set(name, new Queue(name, { connection: opts, prefix: D.PREFIX, skipMetasUpdate: true }));
+    if (!queues.has(name)) queues.set(name, new Queue(name, { connection: opts, prefix: summary.prefix || D.PREFIX, skipMetasUpdate: true }));
     return queues.get(name);
   };
   try {

@@ -37,7 +37,10 @@ bool scanNode(CheckedRedis &redis, qsizetype node, const QList<QPair<QString, QS
                    QByteArrayLiteral("*:lock"), QByteArrayLiteral("COUNT"),
                    QByteArray::number(kScanCount)});
         if (!r) {
-            scan.error = r.error().message + where;
+            // The connection's errors mostly name their server already.
+            const bool named =
+                !where.isEmpty() && r.error().message.contains(redis.keyNodeName(node));
+            scan.error = r.error().message + (named ? QString() : where);
             return false;
         }
         if (!r->isArray() || r->elements.size() != 2) {

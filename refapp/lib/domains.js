@@ -2,7 +2,10 @@
 // The reference application's five job domains, as the real app defines them. The seeder, the
 // worker and the README all read this one table.
 
-const PREFIX = 'bull';
+// The key prefix of every queue. REFAPP_KEY_PREFIX sets another, such as {bull} for a Redis
+// Cluster (BullMQ's advice: a hash tag puts all of a queue's keys, and here every queue's, in
+// one slot, so its multi-key scripts run there).
+const PREFIX = process.env.REFAPP_KEY_PREFIX || 'bull';
 
 const DOMAINS = {
   slide: {

@@ -44,7 +44,8 @@ void migrate(const SandboxEnv &env)
     runNode(env, QStringLiteral("migrate.js"), {});
 }
 
-SeededIncident::SeededIncident(const SandboxEnv &env, int seed, int scale, bool hold)
+SeededIncident::SeededIncident(const SandboxEnv &env, int seed, int scale, bool hold,
+                               const QHash<QString, QString> &overrides)
     : m_process(std::make_unique<QProcess>())
 {
     const QString manifestPath =
@@ -59,7 +60,10 @@ SeededIncident::SeededIncident(const SandboxEnv &env, int seed, int scale, bool 
                      QStringLiteral("--quiet")};
     if (hold)
         args << QStringLiteral("--hold");
-    m_process->setProcessEnvironment(env.processEnvironment());
+    QProcessEnvironment environment = env.processEnvironment();
+    for (auto it = overrides.cbegin(); it != overrides.cend(); ++it)
+        environment.insert(it.key(), it.value());
+    m_process->setProcessEnvironment(environment);
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
     m_process->start(QStringLiteral(RECLAIM_NODE), args);
     QByteArray out;

@@ -4,6 +4,7 @@
 
 #include "support/sandboxenv.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
@@ -23,7 +24,10 @@ void migrate(const SandboxEnv &env);
 class SeededIncident final
 {
 public:
-    SeededIncident(const SandboxEnv &env, int seed, int scale, bool hold = true);
+    // `overrides` go into the seeder's environment: RECLAIM_REDIS_URL (a redis+cluster:// URL
+    // seeds the cluster) and REFAPP_KEY_PREFIX (a hash-tagged prefix such as {bull}).
+    SeededIncident(const SandboxEnv &env, int seed, int scale, bool hold = true,
+                   const QHash<QString, QString> &overrides = {});
     ~SeededIncident();
     Q_DISABLE_COPY_MOVE(SeededIncident)
 
