@@ -10,12 +10,10 @@
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
-#include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 #include <csignal>
 
 using namespace reclaim;
@@ -27,72 +25,6 @@ const QString kPrefix = QStringLiteral("{bull}");
 const QString kQueue = QStringLiteral("image-render");
 const QByteArray kQueueKey = QByteArrayLiteral("{bull}:image-render:meta");
 const QString kLockKey = QStringLiteral("{bull}:lock:job-recovery");
-
-std::optional<RedisConnection> openNode(int port)
-{
-    RedisEndpoint e;
-    e.host = QStringLiteral("127.0.0.1");
-    e.port = port;
-    auto conn = RedisConnection::open(e, std::chrono::milliseconds(1000));
-    if (!conn)
-        return std::nullopt;
-    return std::move(*conn);
-}
-
-// ROLE's first word ("master", "slave"), and for a replica the port of its master.
-QPair<QString, int> roleOf(int port)
-{
-    auto conn = openNode(port);
-    if (!conn)
-        return {};
-    const auto r = conn->command({"ROLE"});
-    if (!r || !r->isArray() || r->elements.isEmpty())
-        return {};
-    const QString role = r->elements.at(0).toText();
-    const int master = role == QLatin1String("slave") && r->elements.size() > 2
-                           ? int(r->elements.at(2).toInteger().value_or(0))
-                           : 0;
-    return {role, master};
-}
-
-bool clusterSettled(const SandboxEnv &env, int master)
-{
-    for (int port : env.clusterPorts) {
-        auto conn = openNode(port);
-        if (!conn)
-            return false;
-        const auto info = conn->command({"CLUSTER", "INFO"});
-        if (!info || !info->toText().contains(QLatin1String("cluster_state:ok")))
-            return false;
-    }
-    return roleOf(master).first == QLatin1String("master") &&
-           clusterOwnerPort(env, kQueueKey) == master;
-}
-
-// CLUSTER FAILOVER on `replica` (a coordinated one: the old master stops taking writes until
-// the replica has all of them), then waits until every node says the cluster is ok and the
-// replica serves the queue's slot.
-bool failOverTo(const SandboxEnv &env, int replica)
-{
-    auto conn = openNode(replica);
-    if (!conn || !conn->command({"CLUSTER", "FAILOVER"}))
-        return false;
-    QDeadlineTimer deadline(30000);
-    while (!deadline.hasExpired()) {
-        if (clusterSettled(env, replica))
-            return true;
-        QThread::msleep(100);
-    }
-    return false;
-}
-
-int replicaOf(const SandboxEnv &env, int master)
-{
-    for (int port : env.clusterPorts)
-        if (roleOf(port) == qMakePair(QStringLiteral("slave"), master))
-            return port;
-    return 0;
-}
 
 QStringList seed(const SandboxEnv &env, int from, int healthy, int lost, QStringList *lostRows)
 {
@@ -152,9 +84,10 @@ void TestClusterFailover::initTestCase()
 // Fail back to the sandbox's master, so the suites after this one find masters first.
 void TestClusterFailover::cleanup()
 {
-    if (roleOf(m_master).first == QLatin1String("slave"))
-        QVERIFY2(failOverTo(m_env, m_master), "the failback did not settle in 30 s");
-    QCOMPARE(roleOf(m_master).first, QStringLiteral("master"));
+    if (clusterRoleOf(m_master).first == QLatin1String("slave"))
+        QVERIFY2(clusterFailOverTo(m_env, m_master, kQueueKey),
+                 "the failback did not settle in 30 s");
+    QCOMPARE(clusterRoleOf(m_master).first, QStringLiteral("master"));
 }
 
 void TestClusterFailover::theDaemonFollowsAFailoverOfItsQueuesMaster()
@@ -187,10 +120,10 @@ void TestClusterFailover::theDaemonFollowsAFailoverOfItsQueuesMaster()
     QVERIFY2(d.waitFor(allApplied(lost), 60000), d.rawStderr().right(3000).constData());
 
     // The queue's master fails over to its replica while the daemon lives.
-    const int replica = replicaOf(m_env, m_master);
+    const int replica = clusterReplicaOf(m_env, m_master);
     QVERIFY(replica != 0);
-    QVERIFY2(failOverTo(m_env, replica), "the failover did not settle in 30 s");
-    QCOMPARE(roleOf(m_master), qMakePair(QStringLiteral("slave"), replica));
+    QVERIFY2(clusterFailOverTo(m_env, replica, kQueueKey), "the failover did not settle in 30 s");
+    QCOMPARE(clusterRoleOf(m_master), qMakePair(QStringLiteral("slave"), replica));
 
     // New lost rows, and new healthy jobs the application adds on the new master.
     const qsizetype mark = d.events().size(); // the failover has settled
@@ -222,7 +155,11 @@ void TestClusterFailover::theDaemonFollowsAFailoverOfItsQueuesMaster()
     for (const QJsonObject &r : d.eventsOf(QStringLiteral("run")))
         if (after.contains(r.value(QStringLiteral("runId")).toString()))
             QVERIFY2(r.value(QStringLiteral("outcome")).toString() == QLatin1String("completed"),
-                     QJsonDocument(r).toJson(QJsonDocument::Compact).constData());
+                     qPrintable(QStringLiteral("old master %1, new master %2: %3")
+                                    .arg(m_master)
+                                    .arg(replica)
+                                    .arg(QString::fromUtf8(
+                                        QJsonDocument(r).toJson(QJsonDocument::Compact)))));
     QStringList runs;
     for (const QJsonObject &r : d.eventsOf(QStringLiteral("run")))
         runs << (r.value(QStringLiteral("outcome")).toString() == QLatin1String("completed")

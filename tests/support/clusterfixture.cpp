@@ -2,9 +2,11 @@
 
 #include "redis/redisconnection.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QTest>
+#include <QThread>
 
 namespace reclaim::test {
 
@@ -84,6 +86,108 @@ int clusterOwnerPort(const SandboxEnv &env, const QByteArray &key)
             return port;
     }
     return 0;
+}
+
+QPair<QString, int> clusterRoleOf(int port)
+{
+    auto conn = openNode(port);
+    if (!conn)
+        return {};
+    const auto r = conn->command({QByteArrayLiteral("ROLE")});
+    if (!r || !r->isArray() || r->elements.isEmpty())
+        return {};
+    const QString role = r->elements.at(0).toText();
+    const int master = role == QLatin1String("slave") && r->elements.size() > 2
+                           ? int(r->elements.at(2).toInteger().value_or(0))
+                           : 0;
+    return {role, master};
+}
+
+int clusterReplicaOf(const SandboxEnv &env, int master)
+{
+    for (int port : env.clusterPorts)
+        if (clusterRoleOf(port) == qMakePair(QStringLiteral("slave"), master))
+            return port;
+    return 0;
+}
+
+bool waitClusterSettled(const SandboxEnv &env, int master, const QByteArray &key, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        bool ok = clusterRoleOf(master).first == QLatin1String("master") &&
+                  clusterOwnerPort(env, key) == master;
+        for (int port : env.clusterPorts) {
+            if (!ok)
+                break;
+            auto conn = openNode(port);
+            if (!conn) {
+                ok = false;
+                break;
+            }
+            const auto info =
+                conn->command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("INFO")});
+            ok = info && info->toText().contains(QLatin1String("cluster_state:ok"));
+            // A replica (the demoted master among them) has its link to its master up: it is
+            // no longer resyncing.
+            if (ok && clusterRoleOf(port).first == QLatin1String("slave")) {
+                const auto repl =
+                    conn->command({QByteArrayLiteral("INFO"), QByteArrayLiteral("replication")});
+                ok = repl && repl->toText().contains(QLatin1String("master_link_status:up"));
+            }
+        }
+        if (ok)
+            return true;
+        QThread::msleep(100);
+    }
+    return false;
+}
+
+bool clusterFailOverTo(const SandboxEnv &env, int replica, const QByteArray &key)
+{
+    // A replica takes a coordinated failover only once its link to the master is up (right after
+    // an earlier failover the old master is still syncing as the new replica), and the masters
+    // vote for a replica of the same master only once in 2 x node timeout (4 s here): a
+    // failover asked for too soon is accepted and then lapses. So: ask, give it 6 s, ask again.
+    QDeadlineTimer deadline(45000);
+    bool accepted = false;
+    while (!deadline.hasExpired()) {
+        auto conn = openNode(replica);
+        if (conn) {
+            const auto info =
+                conn->command({QByteArrayLiteral("INFO"), QByteArrayLiteral("replication")});
+            if (info && info->toText().contains(QLatin1String("master_link_status:up")) &&
+                conn->command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("FAILOVER")})) {
+                accepted = true;
+                if (waitClusterSettled(env, replica, key, 6000))
+                    return true;
+            }
+        }
+        QThread::msleep(100);
+    }
+    // What each node says, for the failure message.
+    QStringList nodes;
+    for (int port : env.clusterPorts) {
+        const auto role = clusterRoleOf(port);
+        QString state = QStringLiteral("no answer");
+        if (auto conn = openNode(port)) {
+            const auto info =
+                conn->command({QByteArrayLiteral("CLUSTER"), QByteArrayLiteral("INFO")});
+            const QString text = info ? info->toText() : QString();
+            const qsizetype at = text.indexOf(QLatin1String("cluster_state:"));
+            if (at >= 0)
+                state = text.mid(at, 17).trimmed();
+        }
+        nodes << QStringLiteral("%1 %2%3 %4")
+                     .arg(port)
+                     .arg(role.first,
+                          role.second ? QStringLiteral(" of %1").arg(role.second) : QString(),
+                          state);
+    }
+    qWarning("failover to %d %s; owner of the key: %d; %s", replica,
+             accepted ? "accepted, not settled" : "never accepted", clusterOwnerPort(env, key),
+             qPrintable(nodes.join(QStringLiteral("; "))));
+    return false;
 }
 
 QStringList jsonStrings(const QJsonArray &rows)

@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QPair>
 #include <QStringList>
 
 namespace reclaim::test {
@@ -26,6 +27,22 @@ void flushCluster(const SandboxEnv &env);
 // The port of the master that serves `key`, as the nodes themselves answer (the one that does
 // not redirect an EXISTS of it), or 0 when none does.
 int clusterOwnerPort(const SandboxEnv &env, const QByteArray &key);
+
+// ROLE's first word ("master", "slave"; empty when the node did not answer), and for a
+// replica the port of its master.
+QPair<QString, int> clusterRoleOf(int port);
+
+// The port of the replica of `master`, or 0.
+int clusterReplicaOf(const SandboxEnv &env, int master);
+
+// Waits (`timeoutMs`) until every node says cluster_state:ok, every replica's link to its master
+// is up, `master`'s ROLE says master and it serves `key`'s slot.
+bool waitClusterSettled(const SandboxEnv &env, int master, const QByteArray &key,
+                        int timeoutMs = 30000);
+
+// CLUSTER FAILOVER on `replica` (coordinated: the old master holds writes until the replica has
+// them all), then waitClusterSettled for `key`.
+bool clusterFailOverTo(const SandboxEnv &env, int replica, const QByteArray &key);
 
 // The strings of a JSON array.
 QStringList jsonStrings(const QJsonArray &rows);
