@@ -27,7 +27,9 @@ struct LockReport
         Unreachable
     };
     State state = State::NotAttempted;
-    QString token; // ours when Acquired, the holder's when Held
+    // Ours when Acquired, the holder's when Held; when Unreachable, the one our acquire was
+    // sent with (its answer lost, it may have taken the lock), or empty.
+    QString token;
     qint64 ttlMs = -2;
     qint64 generation = 0;
     QString error;

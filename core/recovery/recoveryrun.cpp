@@ -90,6 +90,9 @@ RunReport RecoveryRun::run(const RunRequest &request)
         auto attempt = lease.acquire(floor ? *floor : 0);
         if (!attempt) {
             rep.lock.state = LockReport::State::Unreachable;
+            // An attempt whose answer was lost may have taken the lock: the engine releases
+            // this token before its next run (service/engine.h).
+            rep.lock.token = lease.token();
             rep.lock.error = attempt.error().describe();
             rep.outcome = RunReport::Outcome::SkippedUnreachable;
             rep.outcomeDetail = QStringLiteral("could not take the lock: %1").arg(rep.lock.error);

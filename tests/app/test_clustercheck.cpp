@@ -49,17 +49,6 @@ QString describe(const QHash<QString, QJsonObject> &items)
     return lines.join(QLatin1Char('\n'));
 }
 
-RedisConnection openNode(int port)
-{
-    RedisEndpoint e;
-    e.host = QStringLiteral("127.0.0.1");
-    e.port = port;
-    auto conn = RedisConnection::open(e, std::chrono::milliseconds(2000));
-    if (!conn)
-        qFatal("cluster node %d did not answer", port);
-    return std::move(*conn);
-}
-
 } // namespace
 
 class TestClusterCheck : public QObject
@@ -139,7 +128,7 @@ void TestClusterCheck::everyMasterIsCheckedAndEachDomainsSlotNamed()
     const int owner = clusterOwnerPort(m_env, queueKey);
     QVERIFY(owner != 0);
     QVERIFY2(owner != m_env.clusterPorts.first(), "the queue must not live on the first seed");
-    QVERIFY(openNode(owner).command(
+    QVERIFY(clusterNode(owner).command(
         {"SET", "{bull}:image-render:w1:lock", "worker-token", "PX", "60000"}));
 
     const QJsonObject report = check(m_env.clusterUrl);
@@ -198,7 +187,7 @@ void TestClusterCheck::theReadmesClusterUserChecksAndRuns()
         setUser << (token == ">s3cret" ? ">" + kPassword : token);
     const auto onEveryNode = [&](const RedisCommand &argv) {
         for (int port : m_env.clusterPorts) {
-            const auto r = openNode(port).command(argv);
+            const auto r = clusterNode(port).command(argv);
             QVERIFY2(r, r ? "" : qPrintable(r.error().message));
         }
     };
@@ -239,7 +228,7 @@ void TestClusterCheck::theReadmesClusterUserChecksAndRuns()
                  .startsWith(QLatin1String("every master (3): ACL DRYRUN")),
              qPrintable(describe(items)));
     const int refusing = m_env.clusterPorts.at(2);
-    QVERIFY(openNode(refusing).command({"ACL", "SETUSER", kUser, "-asking"}));
+    QVERIFY(clusterNode(refusing).command({"ACL", "SETUSER", kUser, "-asking"}));
     items = itemsOf(check(url));
     const QJsonObject commands = items.value(QStringLiteral("redis.commands"));
     const QString said = commands.value(QStringLiteral("summary")).toString();

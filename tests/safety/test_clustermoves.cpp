@@ -31,20 +31,9 @@ const QString kQueue = QStringLiteral("{render-54392}");
 const QByteArray kQueueKey = QByteArrayLiteral("bull:{render-54392}:meta");
 const QString kLockKey = QStringLiteral("{reclaim}:lock:job-recovery");
 
-RedisConnection openNode(int port)
-{
-    RedisEndpoint e;
-    e.host = QStringLiteral("127.0.0.1");
-    e.port = port;
-    auto conn = RedisConnection::open(e, std::chrono::milliseconds(2000));
-    if (!conn)
-        qFatal("cluster node %d did not answer", port);
-    return std::move(*conn);
-}
-
 QByteArray nodeId(int port)
 {
-    return openNode(port).command({"CLUSTER", "MYID"})->toBytes().value_or(QByteArray());
+    return clusterNode(port).command({"CLUSTER", "MYID"})->toBytes().value_or(QByteArray());
 }
 
 // redis-cli's own reshard of one slot (the lowest `from` serves) to `to`, non-interactive and
@@ -71,15 +60,15 @@ QString reshardOneSlot(int from, int to)
 // source, then MIGRATE of `count` keys (all of them with -1).
 void beginMigration(int from, int to, int slot)
 {
-    QVERIFY(openNode(to).command(
+    QVERIFY(clusterNode(to).command(
         {"CLUSTER", "SETSLOT", QByteArray::number(slot), "IMPORTING", nodeId(from)}));
-    QVERIFY(openNode(from).command(
+    QVERIFY(clusterNode(from).command(
         {"CLUSTER", "SETSLOT", QByteArray::number(slot), "MIGRATING", nodeId(to)}));
 }
 
 void migrateKeys(int from, int to, int slot, int count)
 {
-    RedisConnection source = openNode(from);
+    RedisConnection source = clusterNode(from);
     const auto keys = source.command(
         {"CLUSTER", "GETKEYSINSLOT", QByteArray::number(slot), QByteArrayLiteral("100000")});
     QVERIFY(keys);
@@ -100,7 +89,7 @@ void migrateKeys(int from, int to, int slot, int count)
 void endMigration(const SandboxEnv &env, int to, int slot)
 {
     for (int port : env.clusterPorts.mid(0, 3))
-        QVERIFY(openNode(port).command(
+        QVERIFY(clusterNode(port).command(
             {"CLUSTER", "SETSLOT", QByteArray::number(slot), "NODE", nodeId(to)}));
 }
 
@@ -181,7 +170,7 @@ void TestClusterMoves::cleanup()
         QVERIFY2(clusterFailOverTo(m_env, m_home, kQueueKey), "the failback did not settle");
     const int slot = clusterKeySlot(kQueueKey);
     for (int port : m_env.clusterPorts.mid(0, 3))
-        (void)openNode(port).command({"CLUSTER", "SETSLOT", QByteArray::number(slot), "STABLE"});
+        (void)clusterNode(port).command({"CLUSTER", "SETSLOT", QByteArray::number(slot), "STABLE"});
     if (clusterOwnerPort(m_env, kQueueKey) == m_away)
         QCOMPARE(reshardOneSlot(m_away, m_home), QString());
     QCOMPARE(clusterOwnerPort(m_env, kQueueKey), m_home);

@@ -105,9 +105,14 @@ QPair<QString, int> clusterRoleOf(int port)
 
 int clusterReplicaOf(const SandboxEnv &env, int master)
 {
-    for (int port : env.clusterPorts)
-        if (clusterRoleOf(port) == qMakePair(QStringLiteral("slave"), master))
-            return port;
+    // Right after a failover the demoted master takes a moment to say it is a replica.
+    QDeadlineTimer deadline(10000);
+    do {
+        for (int port : env.clusterPorts)
+            if (clusterRoleOf(port) == qMakePair(QStringLiteral("slave"), master))
+                return port;
+        QThread::msleep(100);
+    } while (!deadline.hasExpired());
     return 0;
 }
 
@@ -117,6 +122,11 @@ bool waitClusterSettled(const SandboxEnv &env, int master, const QByteArray &key
     while (!deadline.hasExpired()) {
         bool ok = clusterRoleOf(master).first == QLatin1String("master") &&
                   clusterOwnerPort(env, key) == master;
+        // The demoted master no longer says it is one: as many masters as the sandbox made.
+        int masters = 0;
+        for (int port : env.clusterPorts)
+            masters += clusterRoleOf(port).first == QLatin1String("master") ? 1 : 0;
+        ok = ok && masters == int(env.clusterPorts.size() / 2);
         for (int port : env.clusterPorts) {
             if (!ok)
                 break;
@@ -188,6 +198,14 @@ bool clusterFailOverTo(const SandboxEnv &env, int replica, const QByteArray &key
              accepted ? "accepted, not settled" : "never accepted", clusterOwnerPort(env, key),
              qPrintable(nodes.join(QStringLiteral("; "))));
     return false;
+}
+
+RedisConnection clusterNode(int port)
+{
+    auto conn = openNode(port);
+    if (!conn)
+        qFatal("cluster node %d did not answer", port);
+    return std::move(*conn);
 }
 
 QStringList jsonStrings(const QJsonArray &rows)

@@ -3,6 +3,7 @@
 // which master serves a key; and one run's outcome in comparable lines.
 #pragma once
 
+#include "redis/redisconnection.h"
 #include "support/sandboxenv.h"
 
 #include <QJsonArray>
@@ -43,6 +44,10 @@ bool waitClusterSettled(const SandboxEnv &env, int master, const QByteArray &key
 // CLUSTER FAILOVER on `replica` (coordinated: the old master holds writes until the replica has
 // them all), then waitClusterSettled for `key`.
 bool clusterFailOverTo(const SandboxEnv &env, int replica, const QByteArray &key);
+
+// A connection to the sandbox cluster's node on `port` (loopback, no password); the test
+// process stops when the node does not answer, as a sandbox that lost a node cannot go on.
+RedisConnection clusterNode(int port);
 
 // The strings of a JSON array.
 QStringList jsonStrings(const QJsonArray &rows);
