@@ -88,8 +88,7 @@ void TestClusterIncident::incident()
     flushCluster(m_env);
     migrate(m_env);
     const QString redisUrl = cluster ? m_env.clusterUrl : m_env.redisUrl;
-    const QStringList where{QStringLiteral("--redis"), redisUrl, QStringLiteral("--prefix"), prefix,
-                            QStringLiteral("--queue"), queue};
+    const QStringList where = incidentQueueArgs(redisUrl, prefix, queue);
 
     const QJsonObject manifest =
         QJsonDocument::fromJson(
@@ -126,15 +125,8 @@ void TestClusterIncident::incident()
         QCOMPARE(got, m_singleNode);
 
     // What bullmq itself sees: every job waiting, the requeued ones with their exact data.
-    QStringList jobIds;
-    for (const QString &row : healthy + lost)
-        jobIds << QStringLiteral("image-") + row;
-    const QJsonObject states =
-        QJsonDocument::fromJson(
-            runNode(m_env, QStringLiteral("cluster-incident.js"),
-                    QStringList{QStringLiteral("states")} + where +
-                        QStringList{QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
-            .object();
+    const QStringList jobIds = imageJobIds(healthy + lost);
+    const QJsonObject states = bullmqStates(m_env, where, jobIds);
     for (const QString &row : healthy + lost) {
         const QJsonObject s = states.value(QStringLiteral("image-") + row).toObject();
         QCOMPARE(s.value(QStringLiteral("state")).toString(), QStringLiteral("waiting"));
@@ -152,27 +144,11 @@ void TestClusterIncident::incident()
     QCOMPARE(queued.value(0).value(0).toInt(), kHealthy + kLost);
 
     // An unmodified worker on the same deployment completes every job, requeued ones included.
-    const QByteArray worked =
-        runNode(m_env, QStringLiteral("cluster-incident.js"),
-                QStringList{QStringLiteral("work")} + where +
-                    QStringList{QStringLiteral("--count"), QString::number(kHealthy + kLost),
-                                QStringLiteral("--timeout-ms"), QStringLiteral("60000")},
-                90000);
-    QSet<QString> completed;
-    for (const QByteArray &line : worked.split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(line).object();
-        if (o.value(QStringLiteral("event")).toString() == QLatin1String("completed"))
-            completed.insert(o.value(QStringLiteral("id")).toString());
-    }
+    const QSet<QString> completed = workerCompletes(m_env, where, kHealthy + kLost);
     for (const QString &row : lost)
         QVERIFY2(completed.contains(QStringLiteral("image-") + row), qPrintable(row));
     QCOMPARE(completed.size(), kHealthy + kLost);
-    const QJsonObject after =
-        QJsonDocument::fromJson(
-            runNode(m_env, QStringLiteral("cluster-incident.js"),
-                    QStringList{QStringLiteral("states")} + where +
-                        QStringList{QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
-            .object();
+    const QJsonObject after = bullmqStates(m_env, where, jobIds);
     for (const QString &id : jobIds)
         QCOMPARE(after.value(id).toObject().value(QStringLiteral("state")).toString(),
                  QStringLiteral("completed"));

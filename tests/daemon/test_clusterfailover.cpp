@@ -182,18 +182,9 @@ void TestClusterFailover::theDaemonFollowsAFailoverOfItsQueuesMaster()
           qPrintable(runs.join(QLatin1Char('\n'))));
 
     // What bullmq sees on the new master: every job waiting with its data, then worked.
-    QStringList jobIds;
-    for (const QString &row : healthy + lost)
-        jobIds << QStringLiteral("image-") + row;
-    const QStringList where{QStringLiteral("--redis"),  m_env.clusterUrl,
-                            QStringLiteral("--prefix"), kPrefix,
-                            QStringLiteral("--queue"),  kQueue};
-    const QJsonObject states =
-        QJsonDocument::fromJson(
-            runNode(m_env, QStringLiteral("cluster-incident.js"),
-                    QStringList{QStringLiteral("states")} + where +
-                        QStringList{QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
-            .object();
+    const QStringList jobIds = imageJobIds(healthy + lost);
+    const QStringList where = incidentQueueArgs(m_env.clusterUrl, kPrefix, kQueue);
+    const QJsonObject states = bullmqStates(m_env, where, jobIds);
     for (const QString &row : healthy + lost) {
         const QJsonObject s = states.value(QStringLiteral("image-") + row).toObject();
         QVERIFY2(s.value(QStringLiteral("state")).toString() == QLatin1String("waiting"),
@@ -202,18 +193,7 @@ void TestClusterFailover::theDaemonFollowsAFailoverOfItsQueuesMaster()
             s.value(QStringLiteral("data")).toObject().value(QStringLiteral("jobId")).toString(),
             row);
     }
-    const QByteArray worked =
-        runNode(m_env, QStringLiteral("cluster-incident.js"),
-                QStringList{QStringLiteral("work")} + where +
-                    QStringList{QStringLiteral("--count"), QString::number(jobIds.size()),
-                                QStringLiteral("--timeout-ms"), QStringLiteral("60000")},
-                90000);
-    QSet<QString> completed;
-    for (const QByteArray &line : worked.split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(line).object();
-        if (o.value(QStringLiteral("event")).toString() == QLatin1String("completed"))
-            completed.insert(o.value(QStringLiteral("id")).toString());
-    }
+    const QSet<QString> completed = workerCompletes(m_env, where, int(jobIds.size()));
     QCOMPARE(completed, QSet<QString>(jobIds.cbegin(), jobIds.cend()));
 }
 

@@ -124,6 +124,9 @@ private:
     ReclaimConfig config() const;
     // bullmq's own word on every job of the manifest: state and data.
     void expectEveryJobWaitingWithItsData();
+    // A run that completed as the manifest says: healthy rows SCHEDULED, lost ones ABSENT and
+    // requeued (applied, every one), then every job waiting with its data.
+    void expectTheManifestsOutcome(const RunReport &run);
     SandboxEnv m_env;
     QStringList m_healthy;
     QStringList m_lost;
@@ -189,16 +192,9 @@ ReclaimConfig TestClusterMoves::config() const
 
 void TestClusterMoves::expectEveryJobWaitingWithItsData()
 {
-    QStringList jobIds;
-    for (const QString &row : m_healthy + m_lost)
-        jobIds << QStringLiteral("image-") + row;
     const QJsonObject states =
-        QJsonDocument::fromJson(
-            runNode(m_env, QStringLiteral("cluster-incident.js"),
-                    {QStringLiteral("states"), QStringLiteral("--redis"), m_env.clusterUrl,
-                     QStringLiteral("--prefix"), kPrefix, QStringLiteral("--queue"), kQueue,
-                     QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
-            .object();
+        bullmqStates(m_env, incidentQueueArgs(m_env.clusterUrl, kPrefix, kQueue),
+                     imageJobIds(m_healthy + m_lost));
     for (const QString &row : m_healthy + m_lost) {
         const QJsonObject s = states.value(QStringLiteral("image-") + row).toObject();
         QVERIFY2(s.value(QStringLiteral("state")).toString() == QLatin1String("waiting"),
@@ -212,6 +208,27 @@ void TestClusterMoves::expectEveryJobWaitingWithItsData()
                                                   "reclaim.audit WHERE result = 'applied'"));
     QCOMPARE(audits.value(0).value(0).toInt(), kLost);
     QCOMPARE(audits.value(0).value(1).toInt(), kLost);
+}
+
+void TestClusterMoves::expectTheManifestsOutcome(const RunReport &run)
+{
+    QCOMPARE(run.outcome, RunReport::Outcome::Completed);
+    const DomainReport &domain = run.domains.first();
+    for (const QString &row : m_healthy) {
+        const CandidateVerdict *c = run.find(domain.name, row);
+        QVERIFY2(c && c->verdict == Verdict::Scheduled, qPrintable(describe(run)));
+    }
+    for (const QString &row : m_lost) {
+        const CandidateVerdict *c = run.find(domain.name, row);
+        QVERIFY2(c && c->verdict == Verdict::Absent, qPrintable(describe(run)));
+    }
+    int applied = 0;
+    for (const Action &a : run.actions) {
+        QVERIFY2(a.result == ActionResult::Applied, qPrintable(describe(run)));
+        ++applied;
+    }
+    QCOMPARE(applied, kLost);
+    expectEveryJobWaitingWithItsData();
 }
 
 void TestClusterMoves::theQueuesSlotMovesDuringARun_data()
@@ -237,23 +254,7 @@ void TestClusterMoves::theQueuesSlotMovesDuringARun()
     QCOMPARE(moved, QString());
     QCOMPARE(clusterOwnerPort(m_env, kQueueKey), m_away);
 
-    QCOMPARE(run.outcome, RunReport::Outcome::Completed);
-    const DomainReport &domain = run.domains.first();
-    for (const QString &row : m_healthy) {
-        const CandidateVerdict *c = run.find(domain.name, row);
-        QVERIFY2(c && c->verdict == Verdict::Scheduled, qPrintable(describe(run)));
-    }
-    for (const QString &row : m_lost) {
-        const CandidateVerdict *c = run.find(domain.name, row);
-        QVERIFY2(c && c->verdict == Verdict::Absent, qPrintable(describe(run)));
-    }
-    int applied = 0;
-    for (const Action &a : run.actions) {
-        QVERIFY2(a.result == ActionResult::Applied, qPrintable(describe(run)));
-        ++applied;
-    }
-    QCOMPARE(applied, kLost);
-    expectEveryJobWaitingWithItsData();
+    expectTheManifestsOutcome(run);
 }
 
 // The run starts while the slot is half-way through a migration: some of the queue's keys are on
@@ -325,19 +326,7 @@ void TestClusterMoves::aFailoverBeforeTheEnqueuesIsFollowed()
     QVERIFY2(failedOver, "the failover did not settle");
     QCOMPARE(clusterRoleOf(m_home), qMakePair(QStringLiteral("slave"), replica));
 
-    QCOMPARE(run.outcome, RunReport::Outcome::Completed);
-    const DomainReport &domain = run.domains.first();
-    for (const QString &row : m_healthy) {
-        const CandidateVerdict *c = run.find(domain.name, row);
-        QVERIFY2(c && c->verdict == Verdict::Scheduled, qPrintable(describe(run)));
-    }
-    int applied = 0;
-    for (const Action &a : run.actions) {
-        QVERIFY2(a.result == ActionResult::Applied, qPrintable(describe(run)));
-        ++applied;
-    }
-    QCOMPARE(applied, kLost);
-    expectEveryJobWaitingWithItsData();
+    expectTheManifestsOutcome(run);
 }
 
 QTEST_GUILESS_MAIN(TestClusterMoves)

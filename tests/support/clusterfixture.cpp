@@ -1,6 +1,7 @@
 #include "support/clusterfixture.h"
 
 #include "redis/redisconnection.h"
+#include "support/refapp.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -206,6 +207,46 @@ RedisConnection clusterNode(int port)
     if (!conn)
         qFatal("cluster node %d did not answer", port);
     return std::move(*conn);
+}
+
+QStringList incidentQueueArgs(const QString &redisUrl, const QString &prefix, const QString &queue)
+{
+    return {QStringLiteral("--redis"), redisUrl, QStringLiteral("--prefix"), prefix,
+            QStringLiteral("--queue"), queue};
+}
+
+QJsonObject bullmqStates(const SandboxEnv &env, const QStringList &where, const QStringList &jobIds)
+{
+    return QJsonDocument::fromJson(
+               runNode(env, QStringLiteral("cluster-incident.js"),
+                       QStringList{QStringLiteral("states")} + where +
+                           QStringList{QStringLiteral("--ids"), jobIds.join(QLatin1Char(','))}))
+        .object();
+}
+
+QSet<QString> workerCompletes(const SandboxEnv &env, const QStringList &where, int count)
+{
+    const QByteArray worked =
+        runNode(env, QStringLiteral("cluster-incident.js"),
+                QStringList{QStringLiteral("work")} + where +
+                    QStringList{QStringLiteral("--count"), QString::number(count),
+                                QStringLiteral("--timeout-ms"), QStringLiteral("60000")},
+                90000);
+    QSet<QString> completed;
+    for (const QByteArray &line : worked.split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.value(QStringLiteral("event")).toString() == QLatin1String("completed"))
+            completed.insert(o.value(QStringLiteral("id")).toString());
+    }
+    return completed;
+}
+
+QStringList imageJobIds(const QStringList &rows)
+{
+    QStringList ids;
+    for (const QString &row : rows)
+        ids << QStringLiteral("image-") + row;
+    return ids;
 }
 
 QStringList jsonStrings(const QJsonArray &rows)

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QPair>
+#include <QSet>
 #include <QStringList>
 
 namespace reclaim::test {
@@ -48,6 +49,20 @@ bool clusterFailOverTo(const SandboxEnv &env, int replica, const QByteArray &key
 // A connection to the sandbox cluster's node on `port` (loopback, no password); the test
 // process stops when the node does not answer, as a sandbox that lost a node cannot go on.
 RedisConnection clusterNode(int port);
+
+// Where refapp/cluster-incident.js finds a queue: "--redis URL --prefix P --queue Q".
+QStringList incidentQueueArgs(const QString &redisUrl, const QString &prefix, const QString &queue);
+
+// bullmq's own word on each job (cluster-incident.js states): job id -> {"state", "data"}.
+QJsonObject bullmqStates(const SandboxEnv &env, const QStringList &where,
+                         const QStringList &jobIds);
+
+// The ids of the jobs an unmodified bullmq Worker completed (cluster-incident.js work), waiting
+// for `count` of them at most 60 s.
+QSet<QString> workerCompletes(const SandboxEnv &env, const QStringList &where, int count);
+
+// "image-<row id>" of each row: the job ids cluster-incident.js gives the image domain's rows.
+QStringList imageJobIds(const QStringList &rows);
 
 // The strings of a JSON array.
 QStringList jsonStrings(const QJsonArray &rows);
