@@ -7,6 +7,8 @@
 #include <QFont>
 #include <QLocale>
 #include <QMap>
+#include <QSet>
+#include <algorithm>
 
 namespace reclaim::ui {
 
@@ -185,8 +187,9 @@ QVariant HeldActionsModel::entryData(const Entry &e, int column, int role) const
 {
     const HeldAction &h = e.held;
     const Action &a = h.action;
-    if (role == Qt::ForegroundRole && column == StateColumn && e.decision)
-        return QBrush(outcomeColor(e.decision->outcome));
+    if (role == Qt::ForegroundRole && e.decision) // decided: the outcome stands out, the rest greys
+        return QBrush(column == StateColumn ? outcomeColor(e.decision->outcome)
+                                            : QColor(0x78, 0x90, 0x9c));
     if (role == Qt::ToolTipRole) {
         if (column == StateColumn && e.decision)
             return e.decision->detail;
@@ -245,17 +248,56 @@ QVariant HeldActionsModel::headerData(int section, Qt::Orientation orientation, 
 
 void HeldActionsModel::setHeld(const QList<HeldAction> &held)
 {
+    QList<Entry> entries;
+    entries.reserve(held.size());
+    QSet<qint64> listed;
+    for (const HeldAction &h : held) {
+        listed.insert(h.id);
+        entries.append(Entry{h, false, std::nullopt, 0});
+    }
+    // The listing drops what is decided; this console's own decisions stay until cleared.
+    QList<Entry> kept;
+    for (const Entry &e : std::as_const(m_entries))
+        if (e.decision && !listed.contains(e.held.id))
+            kept.append(e);
+    std::sort(kept.begin(), kept.end(),
+              [](const Entry &a, const Entry &b) { return a.decidedOrder > b.decidedOrder; });
+    if (kept.size() > kMaxKeptDecisions)
+        kept.resize(kMaxKeptDecisions);
+    std::sort(kept.begin(), kept.end(),
+              [](const Entry &a, const Entry &b) { return a.decidedOrder < b.decidedOrder; });
+    entries.append(kept);
+    rebuild(std::move(entries));
+}
+
+void HeldActionsModel::clearDecided()
+{
+    QList<Entry> entries;
+    for (const Entry &e : std::as_const(m_entries))
+        if (!e.decision)
+            entries.append(e);
+    rebuild(std::move(entries));
+}
+
+int HeldActionsModel::decidedCount() const
+{
+    return static_cast<int>(std::count_if(m_entries.cbegin(), m_entries.cend(),
+                                          [](const Entry &e) { return e.decision.has_value(); }));
+}
+
+void HeldActionsModel::rebuild(QList<Entry> entries)
+{
     beginResetModel();
-    m_entries.clear();
+    m_entries = std::move(entries);
     m_groups.clear();
     m_byId.clear();
     // Domains in name order, and within one the groups in the order their oldest entry came
     // (the listing is oldest first), so a refresh does not shuffle what the operator looks at.
     QMap<QString, QList<int>> byDomain;
-    for (const HeldAction &h : held) {
-        m_byId.insert(h.id, static_cast<int>(m_entries.size()));
-        m_entries.append(Entry{h, false, std::nullopt});
-        byDomain[h.action.domain].append(static_cast<int>(m_entries.size() - 1));
+    for (qsizetype i = 0; i < m_entries.size(); ++i) {
+        const HeldAction &h = m_entries.at(i).held;
+        m_byId.insert(h.id, static_cast<int>(i));
+        byDomain[h.action.domain].append(static_cast<int>(i));
     }
     for (auto it = byDomain.cbegin(); it != byDomain.cend(); ++it) {
         const qsizetype first = m_groups.size();
@@ -291,6 +333,7 @@ void HeldActionsModel::applyDecision(const HeldDecision &decision)
     Entry &e = m_entries[i];
     e.deciding = false;
     e.decision = decision;
+    e.decidedOrder = ++m_decisions;
     if (decision.current)
         e.held = *decision.current;
     emitEntryChanged(decision.id);

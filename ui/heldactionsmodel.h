@@ -2,7 +2,9 @@
 // a console), grouped by domain and by what holds them (the guard's limit, or the domain's
 // policy): one top-level row per group with its count, kinds and reason, one child row per held
 // action with the row as it was seen. A decision made in this console shows on its row at once
-// (executed, superseded, already approved by ...); the next listing drops what is decided.
+// (executed, superseded, already approved by ...) and stays, greyed, across later listings until
+// the operator clears it: the listing that follows a decision comes within milliseconds, and an
+// outcome such as "already executed by alice" must not vanish before anyone has read it.
 #pragma once
 
 #include "domain/heldaction.h"
@@ -56,11 +58,16 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-    // A fresh listing: replaces everything (decisions shown so far included).
+    // A fresh listing: replaces everything but this console's decisions the listing no longer
+    // has (the newest kMaxKeptDecisions of them), which stay after the listed ones of their group.
     void setHeld(const QList<HeldAction> &held);
+    // Drops the decisions kept from earlier listings and the ones shown now.
+    void clearDecided();
+    // How many rows show a decision of this console.
+    int decidedCount() const;
     // Marks the actions an approval or rejection is on its way for.
     void setDeciding(const QList<qint64> &ids);
-    // What a decision came to, shown on its row until the next listing.
+    // What a decision came to, shown on its row until the operator clears it.
     void applyDecision(const HeldDecision &decision);
 
     // Still waiting for an operator: held, not decided in this console, not on its way.
@@ -82,6 +89,7 @@ private:
         HeldAction held;
         bool deciding = false;
         std::optional<HeldDecision> decision;
+        quint64 decidedOrder = 0; // when it was decided here, to keep the newest
     };
     struct Group
     {
@@ -90,16 +98,20 @@ private:
         QList<int> entries; // into m_entries
     };
     static constexpr quintptr kGroupRow = ~quintptr(0);
+    // Bounds what a console that decides all day keeps; older decisions are in the audit.
+    static constexpr int kMaxKeptDecisions = 1000;
 
     const Entry *entryAt(const QModelIndex &index) const;
     QVariant groupData(const Group &g, int column, int role) const;
     QVariant entryData(const Entry &e, int column, int role) const;
     GroupSummary summaryOf(const Group &g) const;
     void emitEntryChanged(qint64 id);
+    void rebuild(QList<Entry> entries);
 
     QList<Entry> m_entries;
     QList<Group> m_groups;
     QHash<qint64, int> m_byId; // id → m_entries
+    quint64 m_decisions = 0;   // decisions applied so far, for decidedOrder
 };
 
 // What holds a group, in words: "no trace in Redis", "more actions than run.guard.maxActions",

@@ -113,16 +113,26 @@ HeldPanel::HeldPanel(ConsoleSession *session, QWidget *parent)
         "behind a confirmation."));
     m_refresh = new QAction(QStringLiteral("Refresh"), this);
     m_refresh->setToolTip(QStringLiteral("Read the held actions again."));
-    for (QAction *a : {m_approve, m_reject, m_approveDomain, m_refresh})
+    m_clearDecided = new QAction(QStringLiteral("Clear decided"), this);
+    m_clearDecided->setToolTip(QStringLiteral(
+        "Remove the actions decided in this console from the list (the audit keeps them)."));
+    for (QAction *a : {m_approve, m_reject, m_approveDomain, m_refresh, m_clearDecided})
         addAction(a);
     connect(m_approve, &QAction::triggered, this, &HeldPanel::approveSelection);
     connect(m_reject, &QAction::triggered, this, &HeldPanel::rejectSelection);
     connect(m_approveDomain, &QAction::triggered, this, &HeldPanel::approveDomain);
     connect(m_refresh, &QAction::triggered, this, &HeldPanel::refresh);
+    connect(m_clearDecided, &QAction::triggered, this, [this] {
+        m_model->clearDecided();
+        m_view->expandAll();
+        m_summary->setText(summary());
+        updateActions();
+        showEvidence();
+    });
 
     auto *buttons = new QHBoxLayout;
     buttons->setContentsMargins(0, 0, 0, 0);
-    for (QAction *a : {m_approve, m_reject, m_approveDomain, m_refresh}) {
+    for (QAction *a : {m_approve, m_reject, m_approveDomain, m_refresh, m_clearDecided}) {
         auto *b = new QToolButton(this);
         b->setDefaultAction(a);
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -280,6 +290,11 @@ void HeldPanel::updateActions()
     m_approveDomain->setText(domain.isEmpty()
                                  ? QStringLiteral("Approve domain\u2026")
                                  : QStringLiteral("Approve all of %1\u2026").arg(domain));
+    const int decided = m_model->decidedCount();
+    m_clearDecided->setEnabled(decided > 0 && !m_session->heldDecisionsInFlight());
+    m_clearDecided->setText(
+        decided > 0 ? QStringLiteral("Clear decided (%1)").arg(QLocale().toString(decided))
+                    : QStringLiteral("Clear decided"));
     const int n = static_cast<int>(selectedIds().size());
     m_approve->setText(n > 1 ? QStringLiteral("Approve %1\u2026 (A)").arg(QLocale().toString(n))
                              : QStringLiteral("Approve (A)"));

@@ -32,6 +32,7 @@ public:
     QAction *approveAction() const { return m_approve; }
     QAction *rejectAction() const { return m_reject; }
     QAction *approveDomainAction() const { return m_approveDomain; }
+    QAction *clearDecidedAction() const { return m_clearDecided; }
     // The ids Approve or Reject would decide now (the selection's open actions).
     QList<qint64> selectedIds() const;
     // The selected entry's evidence, as plain text (tests).
@@ -77,6 +78,7 @@ private:
     QAction *m_reject;
     QAction *m_approveDomain;
     QAction *m_refresh;
+    QAction *m_clearDecided;
     HeldConfirmDialog *m_confirmation = nullptr;
     QString m_listError;
     bool m_listing = false;

@@ -332,6 +332,18 @@ void TestUiHeld::consoleAndCommandLineEachApproveOneAndSeeTheOther()
     QCOMPARE(heldOutcomeName(late.outcome), QStringLiteral("already-taken"));
     QVERIFY2(model->decisionText(theirs).startsWith(QStringLiteral("already executed by")),
              qPrintable(model->decisionText(theirs)));
+    // The listing that follows the decisions no longer has either: both outcomes stay, and
+    // neither can be decided again from here.
+    QSignalSpy listed(held, &HeldPanel::listed);
+    held->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(listed.count() >= 1, 30000);
+    QCOMPARE(model->decisionText(mine), QStringLiteral("executed"));
+    QVERIFY2(model->decisionText(theirs).startsWith(QStringLiteral("already executed by")),
+             qPrintable(model->decisionText(theirs)));
+    QVERIFY(!model->isDecidable(mine) && !model->isDecidable(theirs));
+    QCOMPARE(model->decidedCount(), 2);
+    held->view()->setCurrentIndex(model->indexOf(theirs));
+    screenshot(m_window.get(), QStringLiteral("held-decided"));
 
     for (const QString &row : {mineRow, theirRow}) {
         QCOMPARE(count(QStringLiteral("SELECT count(*) FROM reclaim.audit WHERE domain = 'image' "
@@ -441,7 +453,13 @@ void TestUiHeld::aMisspeltDomainIsRejectedAndNothingOfItIsWritten()
     QSignalSpy listed(held, &HeldPanel::listed);
     held->refresh();
     QTRY_VERIFY_WITH_TIMEOUT(listed.count() >= 1, 30000);
-    QCOMPARE(model->rowCount(), 1); // only what waits is listed again
+    // The image group is all decided here: it stays, saying so, until the operator clears it.
+    QCOMPARE(model->rowCount(), 2);
+    QCOMPARE(model->decidedCount(), kImages);
+    QVERIFY(held->clearDecidedAction()->isEnabled());
+    held->clearDecidedAction()->trigger();
+    QCOMPARE(model->decidedCount(), 0);
+    QCOMPARE(model->rowCount(), 1); // only what waits is left
     const QModelIndex document = model->index(0, 0);
     held->view()->setCurrentIndex(document);
     held->view()->selectionModel()->select(document, QItemSelectionModel::ClearAndSelect |

@@ -10,6 +10,7 @@
 #include "domainlistmodel.h"
 #include "evidencehtml.h"
 #include "freshness.h"
+#include "heldactionsmodel.h"
 #include "recovery/planner.h"
 #include "support/fakes.h"
 #include "syntheticreport.h"
@@ -81,6 +82,7 @@ private slots:
     void heldActionsAndStaleRowsSaySo();
     void freshnessFollowsTheRuns();
     void csvQuotesAndDefusesFormulas();
+    void heldDecisionsStayAcrossListingsUntilCleared();
 };
 
 namespace {
@@ -863,6 +865,67 @@ void TestUiModels::csvQuotesAndDefusesFormulas()
     QVERIFY(csv.endsWith(",r1,false\r\n"));
     QCOMPARE(exportFormatFor(QStringLiteral("/tmp/a.JSON")), ExportFormat::Json);
     QCOMPARE(exportFormatFor(QStringLiteral("/tmp/a.csv")), ExportFormat::Csv);
+}
+
+namespace {
+
+HeldAction heldFixture(qint64 id, const QString &domain)
+{
+    HeldAction h;
+    h.id = id;
+    h.action.domain = domain;
+    h.action.rowId = QStringLiteral("row-%1").arg(id);
+    h.action.kind = ActionKind::Fail;
+    h.heldLimit = QStringLiteral("policy");
+    h.heldAt = QDateTime::currentDateTimeUtc();
+    return h;
+}
+
+} // namespace
+
+// The listing that follows a decision no longer has it: what this console decided stays, with
+// its outcome, until the operator clears it; a decision the listing still has (held again) gives
+// way to the listed entry, which can be decided again.
+void TestUiModels::heldDecisionsStayAcrossListingsUntilCleared()
+{
+    HeldActionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setHeld({heldFixture(1, QStringLiteral("image")), heldFixture(2, QStringLiteral("image")),
+                   heldFixture(3, QStringLiteral("image"))});
+    QCOMPARE(model.waitingCount(), 3);
+
+    HeldDecision taken{2, HeldDecision::Outcome::AlreadyTaken, QStringLiteral("taken"),
+                       heldFixture(2, QStringLiteral("image")), std::nullopt};
+    taken.current->state = HeldState::Executed;
+    taken.current->stateBy = QStringLiteral("alice@ops");
+    model.applyDecision(taken);
+    model.applyDecision({3, HeldDecision::Outcome::HeldAgain, QStringLiteral("no lock"),
+                         std::nullopt, std::nullopt});
+    QCOMPARE(model.decidedCount(), 2);
+    QCOMPARE(model.decisionText(2), QStringLiteral("already executed by alice@ops"));
+
+    // The next listing: 2 is executed (not listed), 3 held again (listed), 4 is new.
+    model.setHeld({heldFixture(1, QStringLiteral("image")), heldFixture(3, QStringLiteral("image")),
+                   heldFixture(4, QStringLiteral("image"))});
+    QCOMPARE(model.rowCount(), 1);
+    const QModelIndex group = model.index(0, 0);
+    QCOMPARE(model.rowCount(group), 4);
+    QCOMPARE(model.index(3, 0, group).data(HeldActionsModel::IdRole).toLongLong(), 2);
+    QCOMPARE(model.decisionText(2), QStringLiteral("already executed by alice@ops"));
+    QVERIFY(!model.isDecidable(2));
+    QCOMPARE(model.decisionText(3), QString());
+    QVERIFY(model.isDecidable(3));
+    QCOMPARE(model.waitingCount(), 3);
+    QCOMPARE(model.summary(group).openIds, (QList<qint64>{1, 3, 4}));
+    QCOMPARE(model.decidedCount(), 1);
+
+    // Kept across another listing, then cleared.
+    model.setHeld({heldFixture(1, QStringLiteral("image"))});
+    QCOMPARE(model.decidedCount(), 1);
+    model.clearDecided();
+    QCOMPARE(model.decidedCount(), 0);
+    QCOMPARE(model.rowCount(model.index(0, 0)), 1);
+    QVERIFY(!model.indexOf(2).isValid());
 }
 
 QTEST_MAIN(TestUiModels)
