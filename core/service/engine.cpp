@@ -13,6 +13,8 @@ Engine::~Engine() = default;
 
 void Engine::setConfig(ReclaimConfig config)
 {
+    // The new adapters start with nothing left: give back what the old ones may still hold.
+    m_redis->lock.releaseLeft();
     m_config = std::move(config);
     m_redis = std::make_unique<RedisAdapters>(m_config);
 }
@@ -23,31 +25,10 @@ RunReport Engine::run(const RunRequest &request)
     // not poison this one.
     auto store = PgJobStore::open(m_config, request.dryRun);
     m_redis->link.startRun();
-    releaseLeftLock();
     RecoveryRun run(m_config, store ? store->get() : nullptr,
                     store ? QString() : store.error().message, m_redis->queue, m_redis->queue,
                     m_redis->lock);
-    RunReport report = run.run(request);
-    noteLeftLock(report.lock);
-    return report;
-}
-
-void Engine::noteLeftLock(const LockReport &lock)
-{
-    const bool mayHold = (lock.state == LockReport::State::Acquired && !lock.released) ||
-                         (lock.state == LockReport::State::Unreachable && !lock.token.isEmpty());
-    if (mayHold)
-        m_leftLock = lock.token;
-}
-
-void Engine::releaseLeftLock()
-{
-    if (m_leftLock.isEmpty())
-        return;
-    // Released (true) or no longer ours (false): either way nothing is left. An error keeps the
-    // token for the run after.
-    if (m_redis->lock.release(m_leftLock))
-        m_leftLock.clear();
+    return run.run(request);
 }
 
 Action Engine::approve(const Action &action, const Candidate &candidate, const Actor &actor)

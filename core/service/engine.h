@@ -51,16 +51,9 @@ public:
     QList<JobExplanation> explainJob(const QString &rowId, QString *storeError);
 
 private:
-    // A lock this engine's last run may still hold: its release failed, or its acquire's
-    // answer was lost (a failover, a paused master). Released (compare-and-delete on that token,
-    // so never another holder's) before the next run; without it the daemon would find its own
-    // lock held and skip every run until the TTL ran out.
-    void releaseLeftLock();
-    void noteLeftLock(const LockReport &lock);
-
     ReclaimConfig m_config;
+    // Kept across runs: its lock gives back what a failed release left (leftlockreleaser.h).
     std::unique_ptr<RedisAdapters> m_redis;
-    QString m_leftLock;
 };
 
 } // namespace reclaim

@@ -4,6 +4,7 @@
 
 #include "bullmq/bullmqqueue.h"
 #include "config/reclaimconfig.h"
+#include "fencing/leftlockreleaser.h"
 #include "fencing/redislock.h"
 #include "redis/redislink.h"
 
@@ -17,7 +18,7 @@ struct RedisAdapters final
                   const QList<QPair<QString, QString>> &queues = {})
         : link(endpoint, settings.redisTimeout),
           fence(settings.lockKey, endpoint.cluster.has_value()), queue(link, settings, fence),
-          lock(link, settings.lockKey, fence.copiesFor(queues))
+          redisLock(link, settings.lockKey, fence.copiesFor(queues)), lock(redisLock)
     {}
     explicit RedisAdapters(const ReclaimConfig &config)
         : RedisAdapters(config.redis, config.run, queuesOf(config))
@@ -27,7 +28,10 @@ struct RedisAdapters final
     RedisLink link;
     FenceKeys fence;
     BullmqQueue queue;
-    RedisLock lock;
+    RedisLock redisLock;
+    // What every runner takes: the lock, giving back a token a failed release or an unanswered
+    // acquire of this deployment's adapters may have left (fencing/leftlockreleaser.h).
+    LeftLockReleaser lock;
 };
 
 } // namespace reclaim

@@ -10,6 +10,12 @@ RunReport runHooked(const ReclaimConfig &config, const BoundaryHook &hook, const
                     bool dryRun)
 {
     RedisAdapters redis(config);
+    return runHooked(redis, config, hook, trigger, dryRun);
+}
+
+RunReport runHooked(RedisAdapters &redis, const ReclaimConfig &config, const BoundaryHook &hook,
+                    const QString &trigger, bool dryRun)
+{
     HookedQueue hookedQueue(redis.queue, redis.queue, redis.lock, hook);
     RunRequest request;
     request.trigger = trigger;
