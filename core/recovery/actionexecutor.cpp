@@ -50,13 +50,15 @@ bool takeEnqueueOutcome(Action &action, const Expected<EnqueueOutcome, RedisErro
         return false;
     }
     if (enqueued->fenced) {
-        // Nothing was written to the queue, and a newer run owns the writes now: no audit
-        // either, as for a lost lease.
+        // Nothing was written to the queue, and a newer run owns the jobs' rows now. The attempt
+        // recorded before the enqueue is ours, not a job's row: it is finished as fenced, so no
+        // audit row is left saying "started" for an action that was refused.
         action.result = ActionResult::Fenced;
         action.resultDetail = QStringLiteral("nothing enqueued: generation %1 is no longer "
                                              "current in Redis (it holds %2)")
                                   .arg(generation)
                                   .arg(enqueued->currentGeneration);
+        audit << &action;
         return false;
     }
     if (!enqueued->enqueued) {

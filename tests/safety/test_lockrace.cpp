@@ -316,6 +316,18 @@ private slots:
         const QStringList changed = differences(queueBefore, queueContents(m_env));
         QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QLatin1Char('\n'))));
         QCOMPARE(jobRowsSnapshot(m_env), before);
+        // Every attempt A recorded says what came of it: a refused one is "fenced", none is left
+        // "started" as if it might still be under way.
+        const auto audit = sql(m_env, QStringLiteral("SELECT result, count(*) FROM reclaim.audit "
+                                                     "WHERE actor_host = 'racerunner' GROUP BY "
+                                                     "result ORDER BY result"));
+        QStringList results;
+        for (const QVariantList &row : audit)
+            results << row.at(0).toString() + QLatin1Char('=') + row.at(1).toString();
+        QVERIFY2(!results.join(QLatin1Char(' ')).contains(QLatin1String("started")),
+                 qPrintable(results.join(QLatin1Char(' '))));
+        QVERIFY2(results.contains(QStringLiteral("fenced=%1").arg(fenced)),
+                 qPrintable(results.join(QLatin1Char(' '))));
     }
 
     // A writer frozen (SIGSTOP) inside its write transaction holds the fence FOR SHARE; the
