@@ -57,9 +57,10 @@ public:
     virtual Expected<QSet<qint64>, StoreError> settleApprovedMany(const QList<HeldSettle> &settles,
                                                                   const Actor &approver) = 0;
 
-    // held → rejected by `by`, with the operator's reason. Not claimed: as claimHeldMany.
-    virtual Expected<HeldClaim, StoreError> rejectHeld(qint64 id, const Actor &by,
-                                                       const QString &reason) = 0;
+    // held → rejected by `by`, with the operator's reason, each only if it is held now: one
+    // claim per id, in the order of `ids`. Not claimed: as claimHeldMany.
+    virtual Expected<QList<HeldClaim>, StoreError>
+    rejectHeldMany(const QList<qint64> &ids, const Actor &by, const QString &reason) = 0;
 };
 
 } // namespace reclaim

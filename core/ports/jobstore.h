@@ -222,6 +222,23 @@ public:
     // with its audit row, in one transaction.
     virtual Expected<Rejection, StoreError> recordRejection(const Action &action,
                                                             const Actor &actor) = 0;
+    // The same for many actions (a whole domain rejected at once), each with its audit row.
+    // How many were recorded; on error, the ones of the statements before it stay recorded (the
+    // error says how many). The default records them one at a time.
+    virtual Expected<int, StoreError> recordRejections(const QList<const Action *> &actions,
+                                                       const Actor &actor)
+    {
+        int recorded = 0;
+        for (const Action *a : actions) {
+            const auto r = recordRejection(*a, actor);
+            if (!r)
+                return unexpected(StoreError{QStringLiteral("%1 (%2 recorded before)")
+                                                 .arg(r.error().message)
+                                                 .arg(recorded)});
+            ++recorded;
+        }
+        return recorded;
+    }
 
     // Undoes the active rejections of the action's row, with an audit row, in one transaction.
     // How many were undone (0: there was none).

@@ -329,65 +329,6 @@ writeHeldSync(PgConnection &conn, const QString &domain, const HeldSyncPlan &pla
     return ids;
 }
 
-namespace {
-
-// One entry from state `from` to `to`, only if it is in `from` now (the conditional write two
-// operators race on), with its event: true moved, false it was not in `from`, nullopt a
-// statement failed (the caller rolls back).
-std::optional<bool> moveHeldState(QSqlQuery &q, qint64 id, HeldState from, HeldState to,
-                                  const Actor &by, const QString &detail)
-{
-    q.prepare(QStringLiteral("UPDATE reclaim.held_action SET state = ?, state_by = ?, "
-                             "state_at = now(), state_detail = ? WHERE id = ? AND state = ? "
-                             "RETURNING id"));
-    for (const QVariant &v : QVariantList{heldStateName(to), sqlText(actorName(by)),
-                                          sqlText(detail), id, heldStateName(from)})
-        q.addBindValue(v);
-    if (!q.exec())
-        return std::nullopt;
-    if (!q.next())
-        return false;
-    if (!appendEvents(
-            q,
-            QJsonArray{QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("detail"), detail}}},
-            heldStateName(to), by))
-        return std::nullopt;
-    return true;
-}
-
-} // namespace
-
-Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, HeldState to,
-                                               const Actor &by, const QString &detail)
-{
-    QSqlDatabase db = conn.database();
-    QSqlQuery q(db);
-    const QString what = QStringLiteral("%1 held action %2").arg(heldStateName(to)).arg(id);
-    if (!db.transaction())
-        return unexpected(conn.failure(QStringLiteral("beginning: ") + what));
-    auto fail = [&](const QString &doing) {
-        StoreError e = conn.failure(doing, q);
-        db.rollback();
-        return unexpected(e);
-    };
-    // The claim is the conditional write: of two approvers, one changes the row, the other
-    // changes nothing and reads who did.
-    const auto moved = moveHeldState(q, id, HeldState::Held, to, by, detail);
-    if (!moved)
-        return fail(QStringLiteral("writing: ") + what);
-    HeldClaim claim;
-    claim.claimed = *moved;
-    q.prepare(QStringLiteral("SELECT %1 FROM reclaim.held_action WHERE id = ?").arg(kColumns));
-    q.addBindValue(id);
-    if (!q.exec())
-        return fail(QStringLiteral("reading: ") + what);
-    if (q.next())
-        claim.current = heldFrom(q);
-    if (!db.commit())
-        return unexpected(conn.failure(QStringLiteral("committing: ") + what));
-    return claim;
-}
-
 Expected<QSet<qint64>, StoreError> writeHeldMoves(PgConnection &conn, HeldState from,
                                                   const QList<HeldSettle> &moves, const Actor &by)
 {

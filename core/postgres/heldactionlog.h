@@ -27,11 +27,11 @@ Expected<QHash<QString, qint64>, StoreError> writeHeldSync(PgConnection &conn,
                                                            const QString &domain,
                                                            const HeldSyncPlan &plan,
                                                            const Actor &run);
-Expected<HeldClaim, StoreError> writeHeldClaim(PgConnection &conn, qint64 id, HeldState to,
-                                               const Actor &by, const QString &detail);
 
 // Many entries out of state `from`, each to its own state with its own detail and event, each
-// only if it is in `from` now — one statement per slice of 1,000. The ids that moved.
+// only if it is in `from` now (the conditional write two operators race on: of two, one moves
+// it, the other moves nothing and reads who did) — one statement per slice of 5,000. The ids
+// that moved.
 Expected<QSet<qint64>, StoreError> writeHeldMoves(PgConnection &conn, HeldState from,
                                                   const QList<HeldSettle> &moves, const Actor &by);
 

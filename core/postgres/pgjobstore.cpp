@@ -463,6 +463,16 @@ Expected<Rejection, StoreError> PgJobStore::recordRejection(const Action &a, con
     return writeRejection(*m_conn, a, actor);
 }
 
+Expected<int, StoreError> PgJobStore::recordRejections(const QList<const Action *> &actions,
+                                                       const Actor &actor)
+{
+    if (m_readOnly)
+        return unexpected(StoreError{QStringLiteral("a read-only console records no rejection "
+                                                    "(%1 actions)")
+                                         .arg(actions.size())});
+    return watched([&] { return writeRejections(live(), actions, actor); });
+}
+
 Expected<int, StoreError> PgJobStore::undoRejection(const Action &a, const Actor &actor)
 {
     if (m_readOnly)
@@ -517,6 +527,26 @@ Expected<QList<HeldClaim>, StoreError> PgJobStore::claimHeldMany(const QList<qin
     if (auto refused =
             refusedWhenReadOnly(QStringLiteral("approval of %1 held actions").arg(ids.size())))
         return unexpected(*refused);
+    return moveHeldMany(ids, HeldState::Approved,
+                        QStringLiteral("approved by %1").arg(actorName(approver)), approver);
+}
+
+Expected<QList<HeldClaim>, StoreError>
+PgJobStore::rejectHeldMany(const QList<qint64> &ids, const Actor &by, const QString &reason)
+{
+    if (auto refused =
+            refusedWhenReadOnly(QStringLiteral("rejection of %1 held actions").arg(ids.size())))
+        return unexpected(*refused);
+    const QString detail = reason.isEmpty()
+                               ? QStringLiteral("rejected by %1").arg(actorName(by))
+                               : QStringLiteral("rejected by %1: %2").arg(actorName(by), reason);
+    return moveHeldMany(ids, HeldState::Rejected, detail, by);
+}
+
+Expected<QList<HeldClaim>, StoreError> PgJobStore::moveHeldMany(const QList<qint64> &ids,
+                                                                HeldState to, const QString &detail,
+                                                                const Actor &by)
+{
     QList<HeldClaim> out(ids.size());
     if (ids.isEmpty())
         return out;
@@ -525,31 +555,28 @@ Expected<QList<HeldClaim>, StoreError> PgJobStore::claimHeldMany(const QList<qin
     if (!found)
         return unexpected(found.error());
     if (!noSuchHeld(found)) { // where the schema does not exist, no id does
-        const QString detail = QStringLiteral("approved by %1").arg(actorName(approver));
-        QList<HeldSettle> claims;
-        claims.reserve(ids.size());
+        QList<HeldSettle> moves;
+        moves.reserve(ids.size());
         for (qint64 id : ids)
-            claims << HeldSettle{id, HeldState::Approved, detail};
-        auto claimed =
-            watched([&] { return writeHeldMoves(live(), HeldState::Held, claims, approver); });
-        if (!claimed)
-            return unexpected(claimed.error());
-        moved = std::move(*claimed);
+            moves << HeldSettle{id, to, detail};
+        auto done = watched([&] { return writeHeldMoves(live(), HeldState::Held, moves, by); });
+        if (!done)
+            return unexpected(done.error());
+        moved = std::move(*done);
     }
-    // Where each stands now: approved by this approver, or by whom and how it was taken — read
-    // again only when some were not claimed here (a mass approval usually claims them all).
-    const bool allClaimed = !moved.isEmpty() && moved.size() == found->size();
-    auto now = allClaimed || moved.isEmpty()
-                   ? found
-                   : heldActions(HeldFilter{{}, std::nullopt, ids, false});
+    // Where each stands now: moved by `by`, or by whom and how it was taken — read again only
+    // when some were not moved here (a mass decision usually moves them all).
+    const bool allMoved = !moved.isEmpty() && moved.size() == found->size();
+    auto now =
+        allMoved || moved.isEmpty() ? found : heldActions(HeldFilter{{}, std::nullopt, ids, false});
     if (!now)
         return unexpected(now.error());
-    if (allClaimed)
+    if (allMoved)
         for (HeldAction &h : *now) {
-            h.state = HeldState::Approved;
-            h.stateBy = actorName(approver);
+            h.state = to;
+            h.stateBy = actorName(by);
             h.stateAt = QDateTime::currentDateTimeUtc();
-            h.stateDetail = QStringLiteral("approved by %1").arg(actorName(approver));
+            h.stateDetail = detail;
         }
     QHash<qint64, const HeldAction *> byId;
     for (const HeldAction &h : *now)
@@ -569,22 +596,6 @@ Expected<QSet<qint64>, StoreError> PgJobStore::settleApprovedMany(const QList<He
             refusedWhenReadOnly(QStringLiteral("settling %1 approved actions").arg(settles.size())))
         return unexpected(*refused);
     return watched([&] { return writeHeldMoves(live(), HeldState::Approved, settles, approver); });
-}
-
-Expected<HeldClaim, StoreError> PgJobStore::rejectHeld(qint64 id, const Actor &by,
-                                                       const QString &reason)
-{
-    if (auto refused = refusedWhenReadOnly(QStringLiteral("rejection of %1").arg(id)))
-        return unexpected(*refused);
-    const auto found = heldActions(HeldFilter{{}, std::nullopt, {id}, false});
-    if (!found)
-        return unexpected(found.error());
-    if (noSuchHeld(found))
-        return HeldClaim{};
-    const QString detail = reason.isEmpty()
-                               ? QStringLiteral("rejected by %1").arg(actorName(by))
-                               : QStringLiteral("rejected by %1: %2").arg(actorName(by), reason);
-    return watched([&] { return writeHeldClaim(live(), id, HeldState::Rejected, by, detail); });
 }
 
 } // namespace reclaim

@@ -62,6 +62,8 @@ public:
     Expected<QList<Rejection>, StoreError> activeRejections(const DomainConfig &domain) override;
     Expected<Rejection, StoreError> recordRejection(const Action &action,
                                                     const Actor &actor) override;
+    Expected<int, StoreError> recordRejections(const QList<const Action *> &actions,
+                                               const Actor &actor) override;
     Expected<int, StoreError> undoRejection(const Action &action, const Actor &actor) override;
     HeldActionStore *heldActionStore() override { return this; }
 
@@ -75,8 +77,8 @@ public:
                                                          const Actor &approver) override;
     Expected<QSet<qint64>, StoreError> settleApprovedMany(const QList<HeldSettle> &settles,
                                                           const Actor &approver) override;
-    Expected<HeldClaim, StoreError> rejectHeld(qint64 id, const Actor &by,
-                                               const QString &reason) override;
+    Expected<QList<HeldClaim>, StoreError> rejectHeldMany(const QList<qint64> &ids, const Actor &by,
+                                                          const QString &reason) override;
 
     QString connectionName() const;
 
@@ -90,6 +92,9 @@ private:
     // Runs one call under the watchdog: a server that stops answering (SIGSTOP, a frozen host)
     // fails the call after m_callLimit instead of hanging the run.
     template <typename Call> auto watched(Call &&call);
+    // held → `to` with `detail` for each of `ids` still held (claimHeldMany, rejectHeldMany).
+    Expected<QList<HeldClaim>, StoreError> moveHeldMany(const QList<qint64> &ids, HeldState to,
+                                                        const QString &detail, const Actor &by);
     // A write a read-only store refuses, with what it was.
     std::optional<StoreError> refusedWhenReadOnly(const QString &what) const;
     // A batch's outcomes after its connection was lost in the transaction (batchwrite.h).

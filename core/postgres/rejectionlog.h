@@ -18,6 +18,10 @@ Expected<QList<Rejection>, StoreError> readActiveRejections(PgConnection &conn,
                                                             const QString &domain);
 Expected<Rejection, StoreError> writeRejection(PgConnection &conn, const Action &action,
                                                const Actor &actor);
+// Many rejections with their audit rows, one statement (all or nothing) per slice of 5,000:
+// what `writeRejection` records for each. How many were recorded.
+Expected<int, StoreError> writeRejections(PgConnection &conn, const QList<const Action *> &actions,
+                                          const Actor &actor);
 Expected<int, StoreError> writeRejectionUndo(PgConnection &conn, const Action &action,
                                              const Actor &actor);
 

@@ -349,26 +349,45 @@ void approveHeldActions(const ApprovedRecheckPorts &ports, HeldActionStore &held
             each(d);
 }
 
-HeldDecision rejectHeldAction(JobStore &store, HeldActionStore &held, qint64 id, const Actor &by,
-                              const QString &reason)
+QList<HeldDecision> rejectHeldActions(JobStore &store, HeldActionStore &held,
+                                      const QList<qint64> &ids, const Actor &by,
+                                      const QString &reason)
 {
-    const auto claim = held.rejectHeld(id, by, reason);
-    if (!claim)
-        return HeldDecision{id, Outcome::StoreFailed, claim.error().message, {}, {}};
-    if (!claim->claimed)
-        return notTaken(id, *claim);
-    HeldDecision d;
-    d.id = id;
-    d.current = claim->current;
-    d.outcome = Outcome::Rejected;
-    d.detail = claim->current->stateDetail;
-    // The rejection the planner reads: not offered again while the row is unchanged.
-    const auto recorded = store.recordRejection(claim->current->action, by);
-    if (!recorded)
-        d.detail += QStringLiteral(" (the rejection could not be recorded for the planner: %1; "
-                                   "the next run may hold it again)")
-                        .arg(recorded.error().message);
-    return d;
+    QList<HeldDecision> out;
+    out.reserve(ids.size());
+    for (qsizetype at = 0; at < ids.size(); at += kApprovalSlice) {
+        const QList<qint64> slice = ids.mid(at, kApprovalSlice);
+        const auto claims = held.rejectHeldMany(slice, by, reason);
+        if (!claims) {
+            for (qint64 id : slice)
+                out << HeldDecision{id, Outcome::StoreFailed, claims.error().message, {}, {}};
+            continue;
+        }
+        // The rejections the planner reads, for those rejected here.
+        QList<const Action *> rejected;
+        for (const HeldClaim &c : *claims)
+            if (c.claimed && c.current)
+                rejected << &c.current->action;
+        const auto recorded = store.recordRejections(rejected, by);
+        for (qsizetype i = 0; i < slice.size(); ++i) {
+            const HeldClaim &claim = claims->at(i);
+            if (!claim.claimed) {
+                out << notTaken(slice.at(i), claim);
+                continue;
+            }
+            HeldDecision d;
+            d.id = slice.at(i);
+            d.current = claim.current;
+            d.outcome = Outcome::Rejected;
+            d.detail = claim.current ? claim.current->stateDetail : QString();
+            if (!recorded)
+                d.detail += QStringLiteral(" (the rejection could not be recorded for the "
+                                           "planner: %1; the next run may hold it again)")
+                                .arg(recorded.error().message);
+            out << d;
+        }
+    }
+    return out;
 }
 
 } // namespace reclaim

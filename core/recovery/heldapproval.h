@@ -55,9 +55,16 @@ inline HeldDecision approveHeldAction(const ApprovedRecheckPorts &ports, HeldAct
     return out;
 }
 
-// Rejects it (held → rejected) and records the rejection the planner reads, so no run offers
-// the action again while its row is unchanged.
-HeldDecision rejectHeldAction(JobStore &store, HeldActionStore &held, qint64 id, const Actor &by,
-                              const QString &reason);
+// Rejects them (held → rejected) and records the rejections the planner reads, so no run offers
+// an action again while its row is unchanged: in sets of 5,000, every id its own decision.
+QList<HeldDecision> rejectHeldActions(JobStore &store, HeldActionStore &held,
+                                      const QList<qint64> &ids, const Actor &by,
+                                      const QString &reason);
+
+inline HeldDecision rejectHeldAction(JobStore &store, HeldActionStore &held, qint64 id,
+                                     const Actor &by, const QString &reason)
+{
+    return rejectHeldActions(store, held, {id}, by, reason).value(0);
+}
 
 } // namespace reclaim

@@ -133,10 +133,7 @@ QList<HeldDecision> Engine::rejectHeld(const QList<qint64> &ids, const Actor &ac
     auto store = PgJobStore::open(m_config, false);
     if (!store)
         return allFailed(ids, store.error().message);
-    QList<HeldDecision> out;
-    for (qint64 id : ids)
-        out << rejectHeldAction(**store, **store, id, actor, reason);
-    return out;
+    return rejectHeldActions(**store, **store, ids, actor, reason);
 }
 
 } // namespace reclaim

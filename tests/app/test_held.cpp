@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QElapsedTimer>
 #include <QTest>
 
 using namespace reclaim;
@@ -393,6 +394,90 @@ private slots:
             sql(m_env, QStringLiteral("SELECT count(*) FROM reclaim.held_action WHERE row_id "
                                       "LIKE 'mj\\_%' AND state IN ('held', 'approved')"));
         QCOMPARE(open.first().first().toInt(), 0);
+    }
+
+    // A misspelt queue name held a whole domain: on-call rejects all of it in one command, in
+    // sets (the held moves, the rejections and their audit rows a statement per 5,000). Each id
+    // keeps its own decision — the one another operator rejected first is told as taken, an
+    // unknown id as such — every rejection is recorded once with its audit row, no row changes,
+    // and the next run holds none of them again.
+    void aMassRejectionDecidesEachAndRecordsEach()
+    {
+        constexpr int kMass = 5400; // more than one set
+        sql(m_env, QStringLiteral("INSERT INTO \"Image\" (id, status) SELECT 'rimg_' || i, "
+                                  "'PROCESSING' FROM generate_series(1, %1) AS i")
+                       .arg(kMass));
+        sql(m_env, QStringLiteral("INSERT INTO \"ImageJob\" (id, \"imageId\", status, "
+                                  "\"updatedAt\") SELECT 'rj_' || i, 'rimg_' || i, 'QUEUED', "
+                                  "now() - interval '2 hours' FROM generate_series(1, %1) AS i")
+                       .arg(kMass));
+        const Ran held = onImage({QStringLiteral("--once")});
+        QVERIFY2(held.exitCode == 10, held.err.constData());
+        const auto entries = listed();
+        QStringList args{QStringLiteral("--reject"), QStringLiteral("--json"),
+                         QStringLiteral("--reason"), QStringLiteral("queue name misspelt")};
+        QList<qint64> ids;
+        for (int i = 1; i <= kMass; ++i) {
+            const qint64 id = entries.value(QStringLiteral("rj_%1").arg(i))
+                                  .value(QStringLiteral("id"))
+                                  .toInteger();
+            QVERIFY2(id > 0, qPrintable(QStringLiteral("rj_%1 is not held").arg(i)));
+            ids << id;
+            args << QString::number(id);
+        }
+        args << QStringLiteral("999999");
+        const Ran first = onImage({QStringLiteral("--reject"), QString::number(ids.at(10)),
+                                   QStringLiteral("--reason"), QStringLiteral("seen first")});
+        QVERIFY2(first.exitCode == 0, first.both().constData());
+
+        QElapsedTimer took;
+        took.start();
+        const Ran ran = onImage(args);
+        qInfo("%d rejected in one command: %lld ms", kMass, took.elapsed());
+        QVERIFY2(ran.exitCode == 11, ran.err.left(2000).constData());
+        const QJsonArray decisions = ran.json().value(QStringLiteral("decisions")).toArray();
+        QCOMPARE(decisions.size(), kMass + 1);
+        for (qsizetype i = 0; i < kMass; ++i) {
+            const QJsonObject d = decisions.at(i).toObject();
+            QCOMPARE(d.value(QStringLiteral("id")).toInteger(), ids.at(i)); // in the order named
+            if (i == 10) {
+                QCOMPARE(str(d, "outcome"), QStringLiteral("already-taken"));
+                QVERIFY2(str(d, "detail").contains(QLatin1String("seen first")),
+                         qPrintable(str(d, "detail")));
+                continue;
+            }
+            QVERIFY2(str(d, "outcome") == QLatin1String("rejected") &&
+                         str(d, "detail").contains(QLatin1String("queue name misspelt")),
+                     qPrintable(str(d, "outcome") + QLatin1Char(' ') + str(d, "detail")));
+        }
+        QCOMPARE(str(decisions.at(kMass).toObject(), "outcome"), QStringLiteral("no-such-action"));
+
+        // One rejection and one audit row per row (the first operator's included), none applied.
+        const auto recorded =
+            sql(m_env, QStringLiteral(
+                           "SELECT (SELECT count(DISTINCT row_id) FROM reclaim.rejection WHERE "
+                           "row_id LIKE 'rj\\_%' AND undone_at IS NULL), (SELECT count(*) FROM "
+                           "reclaim.rejection WHERE row_id LIKE 'rj\\_%'), (SELECT count(*) FROM "
+                           "reclaim.audit WHERE row_id LIKE 'rj\\_%' AND result = 'rejected' AND "
+                           "detail LIKE 'rejected by %; not offered again while the row stays "
+                           "QUEUED, updatedAt %'), (SELECT count(*) FROM reclaim.held_action "
+                           "WHERE row_id LIKE 'rj\\_%' AND state = 'rejected'), (SELECT count(*) "
+                           "FROM \"ImageJob\" WHERE id LIKE 'rj\\_%' AND status = 'QUEUED')"));
+        QCOMPARE(recorded.first().at(0).toInt(), kMass);
+        QCOMPARE(recorded.first().at(1).toInt(), kMass);
+        QCOMPARE(recorded.first().at(2).toInt(), kMass);
+        QCOMPARE(recorded.first().at(3).toInt(), kMass);
+        QCOMPARE(recorded.first().at(4).toInt(), kMass);
+
+        // The next run offers none of them again.
+        onImage({QStringLiteral("--once")});
+        const auto after = listed();
+        for (int i = 1; i <= kMass; ++i)
+            QVERIFY2(!after.contains(QStringLiteral("rj_%1").arg(i)),
+                     qPrintable(QStringLiteral("rj_%1 is held again").arg(i)));
+        // Out of the way of the tests after this one.
+        sql(m_env, QStringLiteral("UPDATE \"ImageJob\" SET status = 'FAILED' WHERE id LIKE "
+                                  "'rj\\_%'"));
     }
 
     // An approval that cannot take the lock (Redis is not there) decides nothing: each action is
