@@ -166,15 +166,8 @@ QVariant HeldActionsModel::groupData(const Group &g, int column, int role) const
         return QStringLiteral("%1 \u2014 %2").arg(g.domain, heldLimitText(g.limit));
     case KindColumn:
         return heldKindsText(s.requeues, s.fails);
-    case SinceColumn: {
-        QDateTime oldest;
-        for (int i : g.entries) {
-            const QDateTime t = m_entries.at(i).held.heldAt;
-            if (!oldest.isValid() || t < oldest)
-                oldest = t;
-        }
-        return sinceText(oldest);
-    }
+    case SinceColumn:
+        return sinceText(g.oldest); // set by summaryOf above
     case StateColumn:
         return QStringLiteral("%1 of %2 waiting")
             .arg(QLocale().toString(s.openIds.size()), QLocale().toString(g.entries.size()));
@@ -251,31 +244,33 @@ void HeldActionsModel::setHeld(const QList<HeldAction> &held)
     QList<Entry> entries;
     entries.reserve(held.size());
     QSet<qint64> listed;
+    listed.reserve(held.size());
     for (const HeldAction &h : held) {
         listed.insert(h.id);
-        entries.append(Entry{h, false, std::nullopt, 0});
+        entries.append(Entry{h, false, std::nullopt, 0, -1, -1});
     }
-    // The listing drops what is decided; this console's own decisions stay until cleared.
-    QList<Entry> kept;
-    for (const Entry &e : std::as_const(m_entries))
-        if (e.decision && !listed.contains(e.held.id))
-            kept.append(e);
-    std::sort(kept.begin(), kept.end(),
-              [](const Entry &a, const Entry &b) { return a.decidedOrder > b.decidedOrder; });
+    // The listing drops what is decided; this console's own decisions stay until cleared, the
+    // newest kMaxKeptDecisions of them in the order they were decided.
+    QList<int> kept;
+    for (qsizetype i = 0; i < m_entries.size(); ++i)
+        if (m_entries.at(i).decision && !listed.contains(m_entries.at(i).held.id))
+            kept << static_cast<int>(i);
+    std::sort(kept.begin(), kept.end(), [this](int a, int b) {
+        return m_entries.at(a).decidedOrder < m_entries.at(b).decidedOrder;
+    });
     if (kept.size() > kMaxKeptDecisions)
-        kept.resize(kMaxKeptDecisions);
-    std::sort(kept.begin(), kept.end(),
-              [](const Entry &a, const Entry &b) { return a.decidedOrder < b.decidedOrder; });
-    entries.append(kept);
+        kept.remove(0, kept.size() - kMaxKeptDecisions);
+    for (int i : kept)
+        entries.append(std::move(m_entries[i]));
     rebuild(std::move(entries));
 }
 
 void HeldActionsModel::clearDecided()
 {
     QList<Entry> entries;
-    for (const Entry &e : std::as_const(m_entries))
+    for (Entry &e : m_entries)
         if (!e.decision)
-            entries.append(e);
+            entries.append(std::move(e));
     rebuild(std::move(entries));
 }
 
@@ -307,7 +302,9 @@ void HeldActionsModel::rebuild(QList<Entry> entries)
             while (g < m_groups.size() && m_groups.at(g).limit != limit)
                 ++g;
             if (g == m_groups.size())
-                m_groups.append(Group{it.key(), limit, {}});
+                m_groups.append(Group{it.key(), limit, {}, std::nullopt, {}});
+            m_entries[i].group = static_cast<int>(g);
+            m_entries[i].row = static_cast<int>(m_groups.at(g).entries.size());
             m_groups[g].entries.append(i);
         }
     }
@@ -316,37 +313,54 @@ void HeldActionsModel::rebuild(QList<Entry> entries)
 
 void HeldActionsModel::setDeciding(const QList<qint64> &ids)
 {
+    QList<int> changed;
     for (qint64 id : ids) {
         const int i = m_byId.value(id, -1);
         if (i < 0)
             continue;
         m_entries[i].deciding = true;
-        emitEntryChanged(id);
+        changed << i;
     }
+    emitChanged(changed);
 }
 
-void HeldActionsModel::applyDecision(const HeldDecision &decision)
+void HeldActionsModel::applyDecisions(const QList<HeldDecision> &decisions)
 {
-    const int i = m_byId.value(decision.id, -1);
-    if (i < 0)
-        return;
-    Entry &e = m_entries[i];
-    e.deciding = false;
-    e.decision = decision;
-    e.decidedOrder = ++m_decisions;
-    if (decision.current)
-        e.held = *decision.current;
-    emitEntryChanged(decision.id);
+    QList<int> changed;
+    for (const HeldDecision &decision : decisions) {
+        const int i = m_byId.value(decision.id, -1);
+        if (i < 0)
+            continue;
+        Entry &e = m_entries[i];
+        e.deciding = false;
+        e.decision = Entry::Decided{decision.outcome, decision.detail};
+        e.decidedOrder = ++m_decisions;
+        if (decision.current)
+            e.held = *decision.current;
+        changed << i;
+    }
+    emitChanged(changed);
 }
 
-void HeldActionsModel::emitEntryChanged(qint64 id)
+void HeldActionsModel::emitChanged(const QList<int> &entries)
 {
-    const QModelIndex first = indexOf(id, 0);
-    if (!first.isValid())
-        return;
-    emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
-    const QModelIndex group = first.parent();
-    emit dataChanged(group, group.siblingAtColumn(ColumnCount - 1));
+    QHash<int, QPair<int, int>> rows; // group → first and last changed row
+    for (int i : entries) {
+        const Entry &e = m_entries.at(i);
+        if (e.group < 0)
+            continue;
+        m_groups.at(e.group).summary.reset();
+        auto it = rows.find(e.group);
+        if (it == rows.end())
+            rows.insert(e.group, {e.row, e.row});
+        else
+            *it = {std::min(it->first, e.row), std::max(it->second, e.row)};
+    }
+    for (auto it = rows.cbegin(); it != rows.cend(); ++it) {
+        const QModelIndex group = index(it.key(), 0);
+        emit dataChanged(index(it->first, 0, group), index(it->second, ColumnCount - 1, group));
+        emit dataChanged(group, group.siblingAtColumn(ColumnCount - 1));
+    }
 }
 
 int HeldActionsModel::waitingCount() const
@@ -372,14 +386,10 @@ const HeldAction *HeldActionsModel::heldAction(qint64 id) const
 QModelIndex HeldActionsModel::indexOf(qint64 id, int column) const
 {
     const int i = m_byId.value(id, -1);
-    if (i < 0)
+    if (i < 0 || m_entries.at(i).group < 0)
         return {};
-    for (qsizetype g = 0; g < m_groups.size(); ++g) {
-        const qsizetype row = m_groups.at(g).entries.indexOf(i);
-        if (row >= 0)
-            return createIndex(static_cast<int>(row), column, quintptr(g));
-    }
-    return {};
+    const Entry &e = m_entries.at(i);
+    return createIndex(e.row, column, quintptr(e.group));
 }
 
 bool HeldActionsModel::isDecidable(qint64 id) const
@@ -396,7 +406,7 @@ QString HeldActionsModel::decisionText(qint64 id) const
     const int i = m_byId.value(id, -1);
     if (i < 0 || !m_entries.at(i).decision)
         return {};
-    const HeldDecision &d = *m_entries.at(i).decision;
+    const Entry::Decided &d = *m_entries.at(i).decision;
     const HeldAction &h = m_entries.at(i).held;
     switch (d.outcome) {
     case HeldDecision::Outcome::Executed:
@@ -421,19 +431,25 @@ QString HeldActionsModel::decisionText(qint64 id) const
 
 HeldActionsModel::GroupSummary HeldActionsModel::summaryOf(const Group &g) const
 {
+    if (g.summary)
+        return *g.summary;
     GroupSummary s{g.domain, g.limit, {}, {}, 0, 0};
     QDateTime newest;
+    g.oldest = {};
     for (int i : g.entries) {
         const Entry &e = m_entries.at(i);
         if (!newest.isValid() || e.held.lastSeenAt >= newest) {
             newest = e.held.lastSeenAt;
             s.reason = e.held.action.heldReason;
         }
+        if (!g.oldest.isValid() || e.held.heldAt < g.oldest)
+            g.oldest = e.held.heldAt;
         if (e.decision || e.deciding || e.held.state != HeldState::Held)
             continue;
         s.openIds << e.held.id;
         (e.held.action.kind == ActionKind::Requeue ? s.requeues : s.fails) += 1;
     }
+    g.summary = s;
     return s;
 }
 

@@ -67,8 +67,10 @@ public:
     int decidedCount() const;
     // Marks the actions an approval or rejection is on its way for.
     void setDeciding(const QList<qint64> &ids);
-    // What a decision came to, shown on its row until the operator clears it.
-    void applyDecision(const HeldDecision &decision);
+    // What decisions came to, each shown on its row until the operator clears it. A mass
+    // approval answers 20,000 of them: applied together, one change signal per group.
+    void applyDecisions(const QList<HeldDecision> &decisions);
+    void applyDecision(const HeldDecision &decision) { applyDecisions({decision}); }
 
     // Still waiting for an operator: held, not decided in this console, not on its way.
     int waitingCount() const;
@@ -88,14 +90,27 @@ private:
     {
         HeldAction held;
         bool deciding = false;
-        std::optional<HeldDecision> decision;
+        // What this console's decision came to: only what the row shows (a decision also
+        // carries the whole entry and action, which are kept in `held` or not at all).
+        struct Decided
+        {
+            HeldDecision::Outcome outcome;
+            QString detail;
+        };
+        std::optional<Decided> decision;
         quint64 decidedOrder = 0; // when it was decided here, to keep the newest
+        int group = -1;           // where it is shown: m_groups index and row in it
+        int row = -1;
     };
     struct Group
     {
         QString domain;
         QString limit;
         QList<int> entries; // into m_entries
+        // Painting asks for a group row's texts many times: its summary is kept until one of
+        // its entries changes.
+        mutable std::optional<GroupSummary> summary;
+        mutable QDateTime oldest;
     };
     static constexpr quintptr kGroupRow = ~quintptr(0);
     // Bounds what a console that decides all day keeps; older decisions are in the audit.
@@ -105,7 +120,8 @@ private:
     QVariant groupData(const Group &g, int column, int role) const;
     QVariant entryData(const Entry &e, int column, int role) const;
     GroupSummary summaryOf(const Group &g) const;
-    void emitEntryChanged(qint64 id);
+    // One dataChanged per group touched, from its first to its last changed row, and its row.
+    void emitChanged(const QList<int> &entries);
     void rebuild(QList<Entry> entries);
 
     QList<Entry> m_entries;

@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QSet>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTextDocumentFragment>
@@ -189,6 +190,7 @@ void HeldPanel::refresh()
 
 void HeldPanel::showListing(const QList<HeldAction> &held, const QString &error)
 {
+    showPendingDecisions(); // the listing keeps what this console decided: apply it first
     m_listing = false;
     m_listError = error;
     if (error.isEmpty()) {
@@ -214,10 +216,23 @@ void HeldPanel::showListing(const QList<HeldAction> &held, const QString &error)
 
 void HeldPanel::showDecision(const HeldDecision &decision)
 {
-    m_model->applyDecision(decision);
+    // A mass approval answers one decision at a time, 20,000 of them in a few seconds: shown
+    // together once the event loop is free, not one model change and panel update each.
+    m_pendingDecisions << decision;
+    if (m_pendingDecisions.size() == 1)
+        QMetaObject::invokeMethod(this, &HeldPanel::showPendingDecisions, Qt::QueuedConnection);
+}
+
+void HeldPanel::showPendingDecisions()
+{
+    const QList<HeldDecision> decisions = std::exchange(m_pendingDecisions, {});
+    if (decisions.isEmpty())
+        return;
+    m_model->applyDecisions(decisions);
     m_summary->setText(summary());
     emit waitingChanged(m_model->waitingCount());
-    emit decided(decision);
+    for (const HeldDecision &d : decisions)
+        emit decided(d);
 }
 
 QString HeldPanel::summary() const
@@ -244,17 +259,25 @@ QString HeldPanel::summary() const
 
 QList<qint64> HeldPanel::selectedIds() const
 {
+    // A group selected stands for all of its open actions, 20,000 after a data loss: kept in a
+    // set as they are gathered, not searched for in the list each time.
     QList<qint64> ids;
+    QSet<qint64> seen;
+    const auto add = [&](qint64 id) {
+        if (!seen.contains(id)) {
+            seen.insert(id);
+            ids << id;
+        }
+    };
     for (const QModelIndex &row : m_view->selectionModel()->selectedRows()) {
         if (row.data(HeldActionsModel::GroupRole).toBool()) {
             for (qint64 id : m_model->summary(row).openIds)
-                if (!ids.contains(id))
-                    ids << id;
+                add(id);
             continue;
         }
         const qint64 id = row.data(HeldActionsModel::IdRole).toLongLong();
-        if (m_model->isDecidable(id) && !ids.contains(id))
-            ids << id;
+        if (m_model->isDecidable(id))
+            add(id);
     }
     return ids;
 }

@@ -59,6 +59,7 @@ signals:
 private:
     void showListing(const QList<HeldAction> &held, const QString &error);
     void showDecision(const HeldDecision &decision);
+    void showPendingDecisions();
     void approveSelection();
     void rejectSelection();
     void approveDomain();
@@ -81,6 +82,7 @@ private:
     QAction *m_clearDecided;
     HeldConfirmDialog *m_confirmation = nullptr;
     QString m_listError;
+    QList<HeldDecision> m_pendingDecisions; // come back, not shown yet
     bool m_listing = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include "candidaterows.h"
 #include "candidatetablemodel.h"
+#include "consolewindow.h"
 #include "mainwindow.h"
 #include "service/engine.h"
 #include "settings.h"
@@ -20,29 +21,6 @@ namespace reclaim::bench {
 namespace {
 
 using ui::MainWindow;
-
-// Lets the event loop run everything the last call queued (layout, paint), without waiting.
-void settle()
-{
-    for (int i = 0; i < 8; ++i) {
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::processEvents(QEventLoop::AllEvents);
-    }
-}
-
-std::unique_ptr<MainWindow> newWindow(ui::Settings &settings, const QString &configPath)
-{
-    ui::ConnectionProfile profile;
-    profile.configPath = configPath;
-    MainWindow::Options options;
-    options.readOnly = true; // dry runs: the benchmark's workload stays as built
-    options.rememberProfile = false;
-    auto w = std::make_unique<MainWindow>(settings, profile, options);
-    w->resize(1440, 900);
-    w->show();
-    settle();
-    return w;
-}
 
 // A report shaped like a lost Redis's (issue 30): `orphans` QUEUED rows two hours old whose jobs
 // are missing, each with its requeue planned, and `listed` healthy ones. For profiling the apply

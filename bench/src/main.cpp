@@ -3,6 +3,7 @@
 #include "auditbench.h"
 #include "benchutil.h"
 #include "consolebench.h"
+#include "heldpanelbench.h"
 #include "lookupbench.h"
 #include "pickupbench.h"
 #include "plot.h"
@@ -27,6 +28,7 @@ const char *const kUsage =
     "[--unresolved-out FILE]\n"
     "       reclaim_bench run     --config F [--apply]\n"
     "       reclaim_bench console --config F [--reps N]\n"
+    "       reclaim_bench held-panel [--synthetic N] [--reps N]\n"
     "       reclaim_bench audit   --config F [--rows N] [--reps N] [--scroll-pages N] [--idle-ms "
     "MS]\n"
     "       reclaim_bench plot    --in latest.json --out plot.png\n"
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
 {
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     const bool gui = command == QLatin1String("console") || command == QLatin1String("audit") ||
-                     command == QLatin1String("plot");
+                     command == QLatin1String("held-panel") || command == QLatin1String("plot");
     if (gui && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     std::unique_ptr<QCoreApplication> app(gui ? new QApplication(argc, argv)
@@ -61,6 +63,8 @@ int main(int argc, char **argv)
         return runRunBench(args);
     if (command == QLatin1String("console"))
         return runConsoleBench(args);
+    if (command == QLatin1String("held-panel"))
+        return runHeldPanelBench(args);
     if (command == QLatin1String("audit"))
         return runAuditBench(args);
     if (command == QLatin1String("pickup"))

@@ -83,6 +83,7 @@ private slots:
     void freshnessFollowsTheRuns();
     void csvQuotesAndDefusesFormulas();
     void heldDecisionsStayAcrossListingsUntilCleared();
+    void aMassDecisionIsOneChangePerGroup();
 };
 
 namespace {
@@ -926,6 +927,43 @@ void TestUiModels::heldDecisionsStayAcrossListingsUntilCleared()
     QCOMPARE(model.decidedCount(), 0);
     QCOMPARE(model.rowCount(model.index(0, 0)), 1);
     QVERIFY(!model.indexOf(2).isValid());
+}
+
+// A mass approval answers 20,000 decisions: applied together they are one change per group (the
+// group's changed rows, then its row), each row still found by id and showing its own outcome.
+// One change per decision made the console's thread spend seconds on a 20,000-action approval.
+void TestUiModels::aMassDecisionIsOneChangePerGroup()
+{
+    constexpr int kEach = 10000;
+    QList<HeldAction> held;
+    for (int i = 0; i < 2 * kEach; ++i) {
+        HeldAction h = heldFixture(i + 1, QStringLiteral("image"));
+        h.heldLimit = i < kEach ? QStringLiteral("policy") : QStringLiteral("no-trace");
+        held << h;
+    }
+    HeldActionsModel model;
+    model.setHeld(held);
+    QCOMPARE(model.rowCount(), 2);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QList<HeldDecision> decisions;
+    for (int i = 0; i < 2 * kEach; i += 2) // every other one, in both groups
+        decisions << HeldDecision{i + 1, HeldDecision::Outcome::Executed, QString(), std::nullopt,
+                                  std::nullopt};
+    model.applyDecisions(decisions);
+    QCOMPARE(changed.count(), 4);
+    for (int g = 0; g < 2; ++g) {
+        const QModelIndex group = model.index(g, 0);
+        QCOMPARE(model.summary(group).openIds.size(), kEach / 2);
+        QCOMPARE(group.siblingAtColumn(HeldActionsModel::StateColumn).data().toString(),
+                 QStringLiteral("%1 of %2 waiting")
+                     .arg(QLocale().toString(kEach / 2), QLocale().toString(kEach)));
+    }
+    for (qint64 id = 1; id <= 2 * kEach; ++id) {
+        const QModelIndex at = model.indexOf(id);
+        QCOMPARE(at.data(HeldActionsModel::IdRole).toLongLong(), id);
+        QCOMPARE(model.decisionText(id), id % 2 ? QStringLiteral("executed") : QString());
+    }
+    QCOMPARE(model.waitingCount(), kEach);
 }
 
 QTEST_MAIN(TestUiModels)
