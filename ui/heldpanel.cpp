@@ -164,6 +164,9 @@ HeldPanel::HeldPanel(ConsoleSession *session, QWidget *parent)
 
     connect(m_session, &ConsoleSession::heldListed, this, &HeldPanel::showListing);
     connect(m_session, &ConsoleSession::heldDecided, this, &HeldPanel::showDecision);
+    m_decisionFlush.setSingleShot(true);
+    m_decisionFlush.setInterval(0);
+    connect(&m_decisionFlush, &QTimer::timeout, this, &HeldPanel::showPendingDecisions);
     connect(m_session, &ConsoleSession::heldDecisionsDone, this, &HeldPanel::refresh);
     // A run may hold new actions or settle old ones: read the list again after each.
     connect(m_session, &ConsoleSession::runFinished, this, &HeldPanel::refresh);
@@ -219,8 +222,8 @@ void HeldPanel::showDecision(const HeldDecision &decision)
     // A mass approval answers one decision at a time, 20,000 of them in a few seconds: shown
     // together once the event loop is free, not one model change and panel update each.
     m_pendingDecisions << decision;
-    if (m_pendingDecisions.size() == 1)
-        QMetaObject::invokeMethod(this, &HeldPanel::showPendingDecisions, Qt::QueuedConnection);
+    if (!m_decisionFlush.isActive())
+        m_decisionFlush.start();
 }
 
 void HeldPanel::showPendingDecisions()

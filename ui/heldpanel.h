@@ -9,6 +9,7 @@
 #include "heldconfirmdialog.h"
 #include "service/recoveryworker.h" // HeldAction, HeldDecision as metatypes
 
+#include <QTimer>
 #include <QWidget>
 
 class QAction;
@@ -83,6 +84,7 @@ private:
     HeldConfirmDialog *m_confirmation = nullptr;
     QString m_listError;
     QList<HeldDecision> m_pendingDecisions; // come back, not shown yet
+    QTimer m_decisionFlush;                 // shows them once the event loop is free
     bool m_listing = false;
 };
 
