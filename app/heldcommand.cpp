@@ -25,6 +25,16 @@ Actor operatorActor()
                  {}};
 }
 
+// Output that could not be written whole (stdout on a full disk, a closed pipe) is not a
+// success: a script gating on the exit code would read a cut list as the whole one. What was
+// decided stays decided; the held actions' table and the audit say what.
+int notWritten(const QString &what, const QString &why)
+{
+    QTextStream(stderr) << "reclaim: " << what << " could not be written to stdout (" << why
+                        << "); reclaim.held_action and reclaim.audit have them\n";
+    return exitcode::RunFailed;
+}
+
 int listHeld(const CommandLine &cmd, Engine &engine)
 {
     QTextStream out(stdout);
@@ -49,8 +59,14 @@ int listHeld(const CommandLine &cmd, Engine &engine)
         w.endArray().endObject();
         w.flush();
         file.write("\n");
+        if (!file.flush() || file.error() != QFileDevice::NoError)
+            return notWritten(QStringLiteral("the held actions"), file.errorString());
     } else {
         out << formatHeldList(*held);
+        out.flush();
+        if (out.status() != QTextStream::Ok)
+            return notWritten(QStringLiteral("the held actions"),
+                              QStringLiteral("the write failed"));
     }
     return exitcode::Ran;
 }
@@ -153,8 +169,12 @@ int decide(const CommandLine &cmd, Engine &engine)
         json->endObject();
         json->flush();
         jsonOut.write("\n");
+        if (!jsonOut.flush() || jsonOut.error() != QFileDevice::NoError)
+            return notWritten(QStringLiteral("the decisions"), jsonOut.errorString());
     }
     out.flush();
+    if (out.status() != QTextStream::Ok)
+        return notWritten(QStringLiteral("the decisions"), QStringLiteral("the write failed"));
     if (storeFailed && notDone == decided)
         return exitcode::RunFailed;
     return notDone == 0 ? exitcode::Ran : exitcode::NotAllDecided;

@@ -9,11 +9,11 @@
 #include "support/sandboxenv.h"
 #include "worldsnapshot.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
 #include <QTemporaryDir>
-#include <QElapsedTimer>
 #include <QTest>
 
 using namespace reclaim;
@@ -283,6 +283,36 @@ private slots:
         const Ran missing = onImage({QStringLiteral("--approve"), QStringLiteral("999999")});
         QCOMPARE(missing.exitCode, 11);
         QVERIFY2(missing.err.contains("no held action has id 999999"), missing.err.constData());
+    }
+
+    // A list or decisions that cannot be written (stdout on a full disk) are not a success: exit
+    // 5 with the reason, never 0 with a cut list. What was decided stays decided.
+    void outputThatCannotBeWrittenIsNotASuccess()
+    {
+        const QString script = QStringLiteral("exec \"$0\" \"$@\" > /dev/full");
+        const auto toFull = [&](const QStringList &args) {
+            return runReclaim(
+                m_env, QStringLiteral("/bin/sh"),
+                QStringList{QStringLiteral("-c"), script, QStringLiteral(RECLAIM_BINARY)} + args +
+                    QStringList{QStringLiteral("--config"), m_imageConfig});
+        };
+        for (const QStringList &args :
+             {QStringList{QStringLiteral("--held")},
+              QStringList{QStringLiteral("--held"), QStringLiteral("--json")}}) {
+            const Ran ran = toFull(args);
+            QVERIFY2(ran.exitCode == 5 &&
+                         ran.err.contains("the held actions could not be written to stdout"),
+                     ran.both().constData());
+        }
+        const qint64 id = listed().value(rowId(4)).value(QStringLiteral("id")).toInteger();
+        QVERIFY(id > 0);
+        const Ran rejected =
+            toFull({QStringLiteral("--reject"), QString::number(id), QStringLiteral("--json"),
+                    QStringLiteral("--reason"), QStringLiteral("output test")});
+        QVERIFY2(rejected.exitCode == 5 &&
+                     rejected.err.contains("the decisions could not be written to stdout"),
+                 rejected.both().constData());
+        QCOMPARE(heldState(id), QStringLiteral("rejected"));
     }
 
     // The rest of the domain at once: every held one runs, each with one audit row.
