@@ -36,12 +36,13 @@ Expected<LockAttempt, RedisError> LeftLockReleaser::peek()
 void LeftLockReleaser::releaseLeft()
 {
     // Released (true) or no longer ours (false): nothing is left either way. An error keeps the
-    // token for the next attempt (the acquire after this one most likely fails the same way).
-    QStringList still;
-    for (const QString &token : std::as_const(m_left))
-        if (!m_lock.release(token))
-            still << token;
-    m_left = still;
+    // token, and the ones after it untried, for the next attempt: during an outage each give-back
+    // would wait out the Redis timeout in turn, 16 of them in front of every run.
+    while (!m_left.isEmpty()) {
+        if (!m_lock.release(m_left.first()))
+            return;
+        m_left.removeFirst();
+    }
 }
 
 void LeftLockReleaser::remember(const QString &token)

@@ -152,6 +152,31 @@ private slots:
         QVERIFY(lock.leftTokens().isEmpty());
     }
 
+    // Redis is away: the first give-back that fails stops the rest (each would wait out the
+    // timeout in turn); all of them go, oldest first, once it answers again.
+    void aFailedGiveBackStopsTheOthers()
+    {
+        ScriptedLock redis;
+        LeftLockReleaser lock(redis);
+        for (const QString &t :
+             {QStringLiteral("t1"), QStringLiteral("t2"), QStringLiteral("t3")}) {
+            redis.nextFault = ScriptedLock::Fault::NotSent;
+            QVERIFY(!lock.release(t));
+        }
+        QCOMPARE(lock.leftTokens().size(), 3);
+        redis.calls.clear();
+        redis.nextFault = ScriptedLock::Fault::NotSent;
+        lock.releaseLeft();
+        QCOMPARE(redis.calls, QStringList{QStringLiteral("release t1")});
+        QCOMPARE(lock.leftTokens().size(), 3);
+        redis.calls.clear();
+        lock.releaseLeft();
+        QCOMPARE(redis.calls,
+                 (QStringList{QStringLiteral("release t1"), QStringLiteral("release t2"),
+                              QStringLiteral("release t3")}));
+        QVERIFY(lock.leftTokens().isEmpty());
+    }
+
     // The ordinary case costs nothing: a release that was answered leaves nothing behind.
     void anAnsweredReleaseLeavesNothing()
     {
