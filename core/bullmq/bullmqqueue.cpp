@@ -18,6 +18,36 @@ constexpr qsizetype kAnchors = 16;
 // queue that moved too much during one scan to name every job.
 constexpr int kMovesRead = 50000;
 
+// A batch whose scripts were sent on `conn`; nothing else uses the connection until finish().
+class SentEnqueue final : public PendingEnqueue
+{
+public:
+    SentEnqueue(RedisChannel &conn, bullmq::EnqueueInFlight inFlight)
+        : m_conn(conn), m_inFlight(std::move(inFlight))
+    {}
+    QList<Expected<EnqueueOutcome, RedisError>> finish() override
+    {
+        return bullmq::finishEnqueueJobs(m_conn, m_inFlight);
+    }
+
+private:
+    RedisChannel &m_conn;
+    bullmq::EnqueueInFlight m_inFlight;
+};
+
+// Answers known before anything was sent (no connection).
+class AnsweredEnqueue final : public PendingEnqueue
+{
+public:
+    explicit AnsweredEnqueue(QList<Expected<EnqueueOutcome, RedisError>> answers)
+        : m_answers(std::move(answers))
+    {}
+    QList<Expected<EnqueueOutcome, RedisError>> finish() override { return std::move(m_answers); }
+
+private:
+    QList<Expected<EnqueueOutcome, RedisError>> m_answers;
+};
+
 } // namespace
 
 BullmqQueue::BullmqQueue(RedisLink &link, const RunSettings &settings, FenceKeys fence)
@@ -279,6 +309,16 @@ BullmqQueue::enqueueMany(const QList<EnqueueRequest> &requests)
         return QList<Expected<EnqueueOutcome, RedisError>>(requests.size(),
                                                            unexpected(conn.error()));
     return bullmq::enqueueJobs(**conn, m_fence, requests);
+}
+
+std::unique_ptr<PendingEnqueue> BullmqQueue::startEnqueue(const QList<EnqueueRequest> &requests)
+{
+    auto conn = m_link.connection();
+    if (!conn)
+        return std::make_unique<AnsweredEnqueue>(
+            QList<Expected<EnqueueOutcome, RedisError>>(requests.size(), unexpected(conn.error())));
+    return std::make_unique<SentEnqueue>(**conn,
+                                         bullmq::startEnqueueJobs(**conn, m_fence, requests));
 }
 
 } // namespace reclaim

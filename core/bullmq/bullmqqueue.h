@@ -38,6 +38,8 @@ public:
     // The whole batch in two round trips (bullmq/jobenqueue.h).
     QList<Expected<EnqueueOutcome, RedisError>>
     enqueueMany(const QList<EnqueueRequest> &requests) override;
+    // The batch's scripts go out now; finish() reads their answers.
+    std::unique_ptr<PendingEnqueue> startEnqueue(const QList<EnqueueRequest> &requests) override;
 
 private:
     Expected<ScanPage, RedisError> readPage(const QString &keyPrefix, const QString &queue,

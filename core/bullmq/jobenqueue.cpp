@@ -5,6 +5,7 @@
 #include "bullmq/bullmqscripts.h"
 
 #include <QHash>
+#include <optional>
 
 namespace reclaim::bullmq {
 
@@ -88,6 +89,17 @@ RedisError notEnqueued(const RedisError &readError)
 QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const FenceKeys &fence,
                                  const QList<EnqueueRequest> &requests)
 {
+    EnqueueInFlight inFlight = startEnqueueJobs(conn, fence, requests);
+    return finishEnqueueJobs(conn, inFlight);
+}
+
+EnqueueInFlight startEnqueueJobs(RedisChannel &conn, const FenceKeys &fence,
+                                 const QList<EnqueueRequest> &requests)
+{
+    EnqueueInFlight f;
+    f.requests = requests;
+    if (requests.isEmpty())
+        return f;
     // Which release laid each queue out decides what its add writes: an unknown (newer) one, or
     // a queue no BullMQ Queue has stamped (unless its domain says which major to assume), is
     // refused rather than guessed. The script checks the stamp is still the same when it
@@ -104,37 +116,47 @@ QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const FenceKeys &fence,
     }
     const QList<RedisResult> stamps = conn.exchange(stampReads);
 
-    QList<EnqueueResult> out(requests.size(), unexpected(RedisError{}));
+    QList<std::optional<RedisError>> refused(requests.size());
     QList<BullmqLayout> layouts(requests.size());
     QHash<QString, QList<QByteArray>> keysOf;
-    QList<RedisCommand> writes;
-    QList<qsizetype> written; // the request behind each write
     for (qsizetype i = 0; i < requests.size(); ++i) {
         const EnqueueRequest &r = requests.at(i);
         const RedisResult &stamp = stamps.at(stampOf.value(queueOf(r.job)));
         if (!stamp) {
-            out[i] = unexpected(notEnqueued(stamp.error()));
+            refused[i] = notEnqueued(stamp.error());
             continue;
         }
         layouts[i] = BullmqLayout::forWriting(stamp->toText(), r.familyIfUnstamped);
         if (!layouts.at(i).writable()) {
-            out[i] = unexpected(
-                RedisError{RedisError::Kind::Layout, layouts.at(i).refusal(r.job.queue)});
+            refused[i] = RedisError{RedisError::Kind::Layout, layouts.at(i).refusal(r.job.queue)};
             continue;
         }
         auto keys = keysOf.find(queueOf(r.job));
         if (keys == keysOf.end())
             keys = keysOf.insert(queueOf(r.job),
                                  queueKeys(r.job, fence.forQueue(r.job.keyPrefix, r.job.queue)));
-        writes << enqueueCommand(r, layouts.at(i), *keys);
-        written << i;
+        f.writes << enqueueCommand(r, layouts.at(i), *keys);
     }
-    if (writes.isEmpty())
-        return out;
-    const QList<RedisResult> replies = scripts::enqueue().runEach(conn, writes);
-    for (qsizetype w = 0; w < written.size(); ++w) {
-        const qsizetype i = written.at(w);
-        out[i] = outcomeOf(replies.at(w), requests.at(i), layouts.at(i));
+    f.refused = std::move(refused);
+    f.layouts = std::move(layouts);
+    if (!f.writes.isEmpty())
+        f.sent = scripts::enqueue().sendEach(conn, f.writes);
+    return f;
+}
+
+QList<EnqueueResult> finishEnqueueJobs(RedisChannel &conn, EnqueueInFlight &inFlight)
+{
+    QList<RedisResult> replies;
+    if (!inFlight.writes.isEmpty())
+        replies = scripts::enqueue().receiveEach(conn, inFlight.writes, inFlight.sent);
+    QList<EnqueueResult> out;
+    out.reserve(inFlight.requests.size());
+    qsizetype w = 0; // the writes went out in request order, one per request not refused
+    for (qsizetype i = 0; i < inFlight.requests.size(); ++i) {
+        if (const auto &refusal = inFlight.refused.at(i))
+            out << unexpected(*refusal);
+        else
+            out << outcomeOf(replies.at(w++), inFlight.requests.at(i), inFlight.layouts.at(i));
     }
     return out;
 }

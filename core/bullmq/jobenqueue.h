@@ -2,6 +2,7 @@
 // queue's release writes, each fenced on the run's generation by the script (lua/enqueue.lua).
 #pragma once
 
+#include "bullmq/bullmqlayout.h"
 #include "config/fencekeys.h"
 #include "ports/queuewriter.h"
 #include "redis/redisconnection.h"
@@ -19,5 +20,19 @@ using EnqueueResult = Expected<EnqueueOutcome, RedisError>;
 // the replies already read as they were and answers the rest Unanswered (they may have run).
 QList<EnqueueResult> enqueueJobs(RedisChannel &conn, const FenceKeys &fence,
                                  const QList<EnqueueRequest> &requests);
+
+// enqueueJobs() in two halves: the stamps read and the scripts sent, then their answers read.
+// Between the two, nothing else may use `conn`.
+struct EnqueueInFlight
+{
+    QList<EnqueueRequest> requests;
+    QList<std::optional<RedisError>> refused; // per request: why it was not sent
+    QList<BullmqLayout> layouts;
+    QList<RedisCommand> writes; // one per request not refused, in request order
+    WritesInFlight sent;
+};
+EnqueueInFlight startEnqueueJobs(RedisChannel &conn, const FenceKeys &fence,
+                                 const QList<EnqueueRequest> &requests);
+QList<EnqueueResult> finishEnqueueJobs(RedisChannel &conn, EnqueueInFlight &inFlight);
 
 } // namespace reclaim::bullmq

@@ -32,19 +32,25 @@ Expected<LockAttempt, RedisError> LockLease::acquire(qint64 floor)
     return attempt;
 }
 
-bool LockLease::confirm()
+bool LockLease::confirmWithoutRenewing()
 {
     if (!m_acquired || m_lost)
         return false;
-    const qint64 askedAt = m_clock();
-    const qint64 elapsed = askedAt - m_confirmedAt;
-    if (elapsed >= m_ttlMs) {
+    if (m_clock() - m_confirmedAt >= m_ttlMs) {
         m_lost = true;
         m_lostReason =
             QStringLiteral("the lock's TTL of %1 ms ran out before it was renewed").arg(m_ttlMs);
         return false;
     }
-    if (elapsed < m_ttlMs / 3)
+    return true;
+}
+
+bool LockLease::confirm()
+{
+    if (!confirmWithoutRenewing())
+        return false;
+    const qint64 askedAt = m_clock();
+    if (askedAt - m_confirmedAt < m_ttlMs / 3)
         return true;
     auto renewed = m_lock.renew(m_token, m_ttlMs);
     if (!renewed) {

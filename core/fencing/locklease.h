@@ -26,6 +26,10 @@ public:
     // False once the lock was lost (renewal refused or failed, or the TTL ran out unrenewed);
     // then it stays false and the run issues no more writes.
     bool confirm();
+    // confirm() without a call to Redis, for a write made while our connection has other
+    // commands in flight (actionexecutor.h): false once the lock was lost or its TTL ran out
+    // since it was last confirmed; never renews.
+    bool confirmWithoutRenewing();
 
     Expected<bool, RedisError> release();
 

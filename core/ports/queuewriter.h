@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <memory>
 
 namespace reclaim {
 
@@ -44,6 +45,19 @@ struct EnqueueRequest
     QByteArray options;
 };
 
+// An enqueue sent whose answers are not read yet (QueueWriter::startEnqueue).
+class PendingEnqueue
+{
+public:
+    virtual ~PendingEnqueue() = default;
+    // One answer per request, in order, exactly as enqueueMany() gives them. Called once.
+    virtual QList<Expected<EnqueueOutcome, RedisError>> finish() = 0;
+
+protected:
+    PendingEnqueue() = default;
+    Q_DISABLE_COPY_MOVE(PendingEnqueue)
+};
+
 class QueueWriter
 {
 public:
@@ -66,6 +80,34 @@ public:
             out << enqueue(r);
         return out;
     }
+    // enqueueMany() in two halves, so that Redis runs a batch's enqueues while the caller
+    // writes the previous batch's rows to PostgreSQL (#30). Until finish(), the caller makes
+    // no other call on this writer or on anything sharing its connection (the recovery lock).
+    // The default sends nothing ahead: finish() runs enqueueMany().
+    virtual std::unique_ptr<PendingEnqueue> startEnqueue(const QList<EnqueueRequest> &requests);
 };
+
+// The default of QueueWriter::startEnqueue: the whole enqueue happens in finish().
+class DeferredEnqueue final : public PendingEnqueue
+{
+public:
+    DeferredEnqueue(QueueWriter &writer, QList<EnqueueRequest> requests)
+        : m_writer(writer), m_requests(std::move(requests))
+    {}
+    QList<Expected<EnqueueOutcome, RedisError>> finish() override
+    {
+        return m_writer.enqueueMany(m_requests);
+    }
+
+private:
+    QueueWriter &m_writer;
+    QList<EnqueueRequest> m_requests;
+};
+
+inline std::unique_ptr<PendingEnqueue>
+QueueWriter::startEnqueue(const QList<EnqueueRequest> &requests)
+{
+    return std::make_unique<DeferredEnqueue>(*this, requests);
+}
 
 } // namespace reclaim

@@ -1,6 +1,8 @@
 #include "recovery/actionexecutor.h"
 
 #include <QDateTime>
+#include <memory>
+#include <optional>
 
 namespace reclaim {
 
@@ -105,81 +107,159 @@ void takeWriteOutcome(Action &action, const Expected<WriteOutcome, StoreError> &
                          .arg(written->parent.table, written->parent.column));
 }
 
-} // namespace
-
-void executeBatch(const DomainConfig &domain, const QList<Action *> &batch, JobStore &store,
-                  QueueWriter &writer, LockLease &lease, const Actor &actor)
+// One batch on its way through the stages of executeBatches().
+struct BatchInFlight
 {
-    if (batch.isEmpty())
-        return;
+    const DomainConfig *domain = nullptr;
+    QList<Action *> actions;
+    QList<Action *> requeues;
+    std::unique_ptr<PendingEnqueue> enqueues; // sent, answers not read yet
+    QList<Action *> toWrite;                  // FAIL actions, then the requeues enqueued
+    QList<const Action *> audit;              // not written: the audit row says why
+    bool settled = false;                     // every result is set and on record
+};
+
+// Stage 1: the lease confirmed, every attempt recorded (its audit row, and a requeue's use of
+// the retry budget) before anything is tried, and the requeues' enqueues sent.
+void startBatch(BatchInFlight &b, JobStore &store, QueueWriter &writer, LockLease &lease,
+                const Actor &actor)
+{
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (Action *a : batch)
+    for (Action *a : b.actions)
         a->executedAt = now;
     if (!lease.confirm()) {
-        for (Action *a : batch) {
+        for (Action *a : b.actions) {
             a->result = ActionResult::LockLost;
             a->resultDetail = lease.lostReason();
         }
+        b.settled = true;
         return; // no audit either: auditing is a write, and we may no longer write
     }
     // Every attempt is on record before anything is tried: PostgreSQL may fail after the
     // enqueues.
-    auto intents = store.recordIntents(QList<const Action *>(batch.cbegin(), batch.cend()), actor);
+    auto intents =
+        store.recordIntents(QList<const Action *>(b.actions.cbegin(), b.actions.cend()), actor);
     if (!intents) {
-        for (Action *a : batch) {
+        for (Action *a : b.actions) {
             a->result = ActionResult::Error;
             a->resultDetail = QStringLiteral("not attempted: recording the attempt failed: %1")
                                   .arg(intents.error().message);
         }
+        b.settled = true;
         return;
     }
-    for (qsizetype i = 0; i < batch.size(); ++i)
-        batch.at(i)->auditId = intents->at(i);
+    for (qsizetype i = 0; i < b.actions.size(); ++i)
+        b.actions.at(i)->auditId = intents->at(i);
 
-    QList<Action *> toWrite;
-    QList<const Action *> audit; // not written: the audit row says why
-    QList<Action *> requeues;
     QList<EnqueueRequest> requests;
     const qint64 nowMs = now.toMSecsSinceEpoch();
-    for (Action *a : batch) {
+    for (Action *a : b.actions) {
         if (a->kind == ActionKind::Requeue) {
-            requeues << a;
-            requests << requestFor(domain, *a, lease.generation(), nowMs);
+            b.requeues << a;
+            requests << requestFor(*b.domain, *a, lease.generation(), nowMs);
         } else {
-            toWrite << a;
+            b.toWrite << a;
         }
     }
-    if (!requests.isEmpty()) {
-        const auto outcomes = writer.enqueueMany(requests);
-        QList<Action *> enqueued;
-        for (qsizetype i = 0; i < requeues.size(); ++i)
-            if (takeEnqueueOutcome(*requeues.at(i), outcomes.at(i), lease.generation(), audit))
-                enqueued << requeues.at(i);
-        // The enqueues may have taken long enough for the lease to lapse: check again. What
-        // was enqueued stays enqueued, and its audit row says so; nothing is written.
-        if (!enqueued.isEmpty() && !lease.confirm()) {
-            for (Action *a : enqueued) {
-                a->result = ActionResult::LockLost;
-                note(*a, lease.lostReason() + QStringLiteral(" (after the enqueue)"));
-                audit << a;
-            }
-            for (Action *a : toWrite) {
-                a->result = ActionResult::LockLost;
-                a->resultDetail = lease.lostReason();
-                audit << a;
-            }
-            store.auditOnlyMany(audit, actor);
-            return;
+    if (!requests.isEmpty())
+        b.enqueues = writer.startEnqueue(requests);
+}
+
+// Stage 2: the enqueues' answers, each on its action, and the lease confirmed again: the
+// enqueues may have taken long enough for it to lapse. What was enqueued stays enqueued, and
+// its audit row says so; once the lease is lost nothing is written.
+void finishEnqueues(BatchInFlight &b, JobStore &store, LockLease &lease, const Actor &actor)
+{
+    if (b.settled || !b.enqueues)
+        return;
+    const auto outcomes = b.enqueues->finish();
+    b.enqueues.reset();
+    QList<Action *> enqueued;
+    for (qsizetype i = 0; i < b.requeues.size(); ++i)
+        if (takeEnqueueOutcome(*b.requeues.at(i), outcomes.at(i), lease.generation(), b.audit))
+            enqueued << b.requeues.at(i);
+    if (!enqueued.isEmpty() && !lease.confirm()) {
+        for (Action *a : enqueued) {
+            a->result = ActionResult::LockLost;
+            note(*a, lease.lostReason() + QStringLiteral(" (after the enqueue)"));
+            b.audit << a;
         }
-        toWrite << enqueued;
+        for (Action *a : b.toWrite) {
+            a->result = ActionResult::LockLost;
+            a->resultDetail = lease.lostReason();
+            b.audit << a;
+        }
+        store.auditOnlyMany(b.audit, actor);
+        b.settled = true;
+        return;
     }
-    if (!toWrite.isEmpty()) {
+    b.toWrite << enqueued;
+}
+
+// Stage 3: the rows of what was enqueued (and every FAIL) written in one transaction, each on
+// its own condition, then what was not written audited with why. Runs while the next batch's
+// enqueues are in flight, so the lease is confirmed without a call to Redis: one found lost,
+// or whose TTL ran out since it was last confirmed (a process frozen), writes nothing.
+void writeBatch(BatchInFlight &b, JobStore &store, LockLease &lease, const Actor &actor)
+{
+    if (b.settled)
+        return;
+    b.settled = true;
+    if (!b.toWrite.isEmpty() && !lease.confirmWithoutRenewing()) {
+        for (Action *a : b.toWrite) {
+            a->result = ActionResult::LockLost;
+            note(*a, a->kind == ActionKind::Requeue
+                         ? lease.lostReason() + QStringLiteral(" (after the enqueue)")
+                         : lease.lostReason());
+            b.audit << a;
+        }
+        b.toWrite.clear();
+    }
+    if (!b.toWrite.isEmpty()) {
         const auto written = store.applyActions(
-            domain, QList<const Action *>(toWrite.cbegin(), toWrite.cend()), actor);
-        for (qsizetype i = 0; i < toWrite.size(); ++i)
-            takeWriteOutcome(*toWrite.at(i), written.at(i), audit);
+            *b.domain, QList<const Action *>(b.toWrite.cbegin(), b.toWrite.cend()), actor);
+        for (qsizetype i = 0; i < b.toWrite.size(); ++i)
+            takeWriteOutcome(*b.toWrite.at(i), written.at(i), b.audit);
     }
-    store.auditOnlyMany(audit, actor);
+    store.auditOnlyMany(b.audit, actor);
+}
+
+} // namespace
+
+void executeBatches(const QList<ExecuteBatch> &batches, JobStore &store, QueueWriter &writer,
+                    LockLease &lease, const Actor &actor,
+                    const std::function<bool(qsizetype)> &before)
+{
+    // Batch k's enqueues are sent, then batch k-1's rows written while Redis runs them, then
+    // their answers read: PostgreSQL and Redis work at the same time instead of in turn. Every
+    // guarantee of one batch holds as executeBatch() gives it: attempts recorded before the
+    // enqueues are sent, the lease confirmed after them, rows written only for what was
+    // enqueued.
+    std::optional<BatchInFlight> previous;
+    for (qsizetype i = 0; i < batches.size(); ++i) {
+        if (batches.at(i).actions.isEmpty())
+            continue;
+        if (before && !before(i))
+            break;
+        BatchInFlight current;
+        current.domain = batches.at(i).domain;
+        current.actions = batches.at(i).actions;
+        startBatch(current, store, writer, lease, actor);
+        if (previous) {
+            writeBatch(*previous, store, lease, actor);
+            previous.reset();
+        }
+        finishEnqueues(current, store, lease, actor);
+        previous = std::move(current);
+    }
+    if (previous)
+        writeBatch(*previous, store, lease, actor);
+}
+
+void executeBatch(const DomainConfig &domain, const QList<Action *> &batch, JobStore &store,
+                  QueueWriter &writer, LockLease &lease, const Actor &actor)
+{
+    executeBatches({ExecuteBatch{&domain, batch}}, store, writer, lease, actor);
 }
 
 void executeAction(const DomainConfig &domain, Action &action, JobStore &store, QueueWriter &writer,

@@ -9,6 +9,7 @@
 #include "ports/queuewriter.h"
 
 #include <QList>
+#include <functional>
 
 namespace reclaim {
 
@@ -27,6 +28,22 @@ inline constexpr qsizetype kExecuteBatch = 2000;
 // actions of `domain`, on distinct rows.
 void executeBatch(const DomainConfig &domain, const QList<Action *> &batch, JobStore &store,
                   QueueWriter &writer, LockLease &lease, const Actor &actor);
+
+// Actions of one domain, on distinct rows, to run as one batch.
+struct ExecuteBatch
+{
+    const DomainConfig *domain = nullptr;
+    QList<Action *> actions;
+};
+
+// Runs each batch as executeBatch() does, in order, with one overlap: a batch's enqueues run
+// in Redis while the previous batch's rows are written to PostgreSQL (its enqueues answered
+// and the lease confirmed before; a lease lost since then writes nothing). `before(i)`, when
+// given, is asked before batch i starts; false stops there, and the batch already enqueued is
+// still written.
+void executeBatches(const QList<ExecuteBatch> &batches, JobStore &store, QueueWriter &writer,
+                    LockLease &lease, const Actor &actor,
+                    const std::function<bool(qsizetype)> &before = {});
 
 // One action: a batch of one.
 void executeAction(const DomainConfig &domain, Action &action, JobStore &store, QueueWriter &writer,

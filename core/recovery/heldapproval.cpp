@@ -309,9 +309,10 @@ void MassApproval::runUnderLock(const DomainConfig &domain, QList<Claimed> &read
         }
     }
     m_p.store->auditOnlyMany(dropped, m_approver);
+    QList<ExecuteBatch> batches;
     for (qsizetype at = 0; at < toRun.size(); at += kExecuteBatch)
-        executeBatch(domain, toRun.mid(at, kExecuteBatch), *m_p.store, m_p.writer, m_lease,
-                     m_approver);
+        batches << ExecuteBatch{&domain, toRun.mid(at, kExecuteBatch)};
+    executeBatches(batches, *m_p.store, m_p.writer, m_lease, m_approver);
     for (qsizetype i = 0; i < ready.size(); ++i)
         settleRun(ready.at(i), looked.at(i).verdict);
 }

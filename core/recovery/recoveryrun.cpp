@@ -200,25 +200,32 @@ RunReport RecoveryRun::run(const RunRequest &request)
     Actor actor = request.actor;
     actor.runId = rep.runId;
     if (request.executeActions && !request.dryRun) {
-        qsizetype next = 0;
-        while (next < rep.actions.size()) {
-            if (request.stopRequested && request.stopRequested->load())
-                break;
-            report(request, QStringLiteral("execute"), static_cast<int>(next),
-                   static_cast<int>(rep.actions.size()));
-            QList<Action *> batch;
-            while (next < rep.actions.size() && batch.size() < kExecuteBatch) {
+        QList<ExecuteBatch> batches;
+        QList<qsizetype> startsAt; // the index in rep.actions each batch starts at
+        for (qsizetype next = 0; next < rep.actions.size();) {
+            const qsizetype first = next;
+            ExecuteBatch batch;
+            while (next < rep.actions.size() && batch.actions.size() < kExecuteBatch) {
                 Action &a = rep.actions[next];
-                if (!batch.isEmpty() && a.domain != batch.first()->domain)
+                if (!batch.actions.isEmpty() && a.domain != batch.actions.first()->domain)
                     break;
                 ++next;
                 if (a.runsOnItsOwn())
-                    batch << &a;
+                    batch.actions << &a;
             }
-            if (!batch.isEmpty())
-                executeBatch(*m_config.domain(batch.first()->domain), batch, *m_store, m_writer,
-                             lease, actor);
+            if (batch.actions.isEmpty())
+                continue;
+            batch.domain = m_config.domain(batch.actions.first()->domain);
+            batches << batch;
+            startsAt << first;
         }
+        executeBatches(batches, *m_store, m_writer, lease, actor, [&](qsizetype i) {
+            if (request.stopRequested && request.stopRequested->load())
+                return false;
+            report(request, QStringLiteral("execute"), static_cast<int>(startsAt.at(i)),
+                   static_cast<int>(rep.actions.size()));
+            return true;
+        });
     }
     // 6b. Keep what waits for an operator beyond this run, and settle what this run saw move
     // on — only while the lock is ours: a run that lost it saw a queue another run now owns.

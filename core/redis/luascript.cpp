@@ -62,8 +62,19 @@ Expected<QList<RedisResult>, RedisError> LuaScript::run(RedisChannel &conn,
 
 QList<RedisResult> LuaScript::runEach(RedisChannel &conn, const QList<RedisCommand> &commands) const
 {
+    return receiveEach(conn, commands, sendEach(conn, commands));
+}
+
+WritesInFlight LuaScript::sendEach(RedisChannel &conn, const QList<RedisCommand> &commands) const
+{
     conn.learnScript(m_sha, m_source);
-    QList<RedisResult> results = conn.exchange(commands);
+    return conn.sendWrites(commands);
+}
+
+QList<RedisResult> LuaScript::receiveEach(RedisChannel &conn, const QList<RedisCommand> &commands,
+                                          const WritesInFlight &inFlight) const
+{
+    QList<RedisResult> results = conn.receiveWrites(inFlight);
     nameScriptInRefusals(results);
     QList<qsizetype> missing;
     for (qsizetype i = 0; i < results.size(); ++i)

@@ -27,6 +27,11 @@ public:
     // run() for writes (RedisConnection::exchange): one answer per command, always, where a
     // connection lost halfway answers the commands it left without a reply Unanswered.
     QList<RedisResult> runEach(RedisChannel &conn, const QList<RedisCommand> &commands) const;
+    // runEach() in two halves (RedisChannel::sendWrites): sendEach() writes the batch,
+    // receiveEach() reads its answers and retries what was answered NOSCRIPT, as runEach() does.
+    WritesInFlight sendEach(RedisChannel &conn, const QList<RedisCommand> &commands) const;
+    QList<RedisResult> receiveEach(RedisChannel &conn, const QList<RedisCommand> &commands,
+                                   const WritesInFlight &inFlight) const;
     RedisResult runOne(RedisChannel &conn, const QList<QByteArray> &keys,
                        const QList<QByteArray> &args) const;
 

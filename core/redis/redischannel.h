@@ -9,11 +9,24 @@
 
 #include <QByteArray>
 #include <QList>
+#include <optional>
 
 namespace reclaim {
 
 using RedisCommand = QList<QByteArray>;
 using RedisResult = Expected<RedisValue, RedisError>;
+
+// A batch of writes sent by RedisChannel::sendWrites() whose answers are not read yet.
+struct WritesInFlight
+{
+    qsizetype count = 0;
+    // A channel that sends nothing ahead (the default) keeps the batch here until it is read.
+    QList<RedisCommand> deferred;
+    // Why sending failed; `mayHaveRun`: the channel was usable, so some commands may have
+    // reached the server and run (they are answered Unanswered, never as not sent).
+    std::optional<RedisError> sendError;
+    bool mayHaveRun = false;
+};
 
 class RedisChannel
 {
@@ -38,6 +51,22 @@ public:
     // Writes: one answer per command, always, where a command sent whose reply never came is
     // RedisError::Unanswered (it may have run).
     virtual QList<RedisResult> exchange(const QList<RedisCommand> &commands) = 0;
+    // exchange() in two halves, for a writer that keeps one batch in flight while it does other
+    // work (#30: a batch's enqueues while PostgreSQL writes the previous batch's rows).
+    // receiveWrites() answers exactly as exchange() would have. Nothing else may use the
+    // channel in between. The default sends nothing ahead: the whole exchange happens in
+    // receiveWrites().
+    virtual WritesInFlight sendWrites(const QList<RedisCommand> &commands)
+    {
+        WritesInFlight inFlight;
+        inFlight.count = commands.size();
+        inFlight.deferred = commands;
+        return inFlight;
+    }
+    virtual QList<RedisResult> receiveWrites(const WritesInFlight &inFlight)
+    {
+        return exchange(inFlight.deferred);
+    }
 
     // A channel that failed as a whole and is not to be used again.
     virtual bool isBroken() const = 0;

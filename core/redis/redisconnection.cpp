@@ -427,25 +427,53 @@ std::optional<RedisError> RedisConnection::receiveInto(qsizetype count, QList<Re
 
 QList<RedisResult> RedisConnection::exchange(const QList<RedisCommand> &commands)
 {
-    QList<RedisResult> results;
-    const bool usable = !m_broken && (m_ctx || m_tls);
+    // Both halves within one timeout.
     const QDeadlineTimer deadline(m_timeout);
+    return receiveWritesUntil(sendWritesUntil(commands, deadline), deadline);
+}
+
+WritesInFlight RedisConnection::sendWrites(const QList<RedisCommand> &commands)
+{
+    return sendWritesUntil(commands, QDeadlineTimer(m_timeout));
+}
+
+QList<RedisResult> RedisConnection::receiveWrites(const WritesInFlight &inFlight)
+{
+    // The caller did other work since the batch went out: the wait for its replies starts now.
+    return receiveWritesUntil(inFlight, QDeadlineTimer(m_timeout));
+}
+
+WritesInFlight RedisConnection::sendWritesUntil(const QList<RedisCommand> &commands,
+                                                const QDeadlineTimer &deadline)
+{
+    WritesInFlight inFlight;
+    inFlight.count = commands.size();
+    // A connection already discarded sends nothing; one that fails while writing may have
+    // delivered any of the commands.
+    inFlight.mayHaveRun = !m_broken && (m_ctx || m_tls);
     auto sent = sendUntil(commands, deadline);
-    std::optional<RedisError> failed;
-    if (sent)
-        failed = receiveInto(commands.size(), results, deadline);
-    else
-        failed = sent.error();
+    if (!sent)
+        inFlight.sendError = sent.error();
+    return inFlight;
+}
+
+QList<RedisResult> RedisConnection::receiveWritesUntil(const WritesInFlight &inFlight,
+                                                       const QDeadlineTimer &deadline)
+{
+    QList<RedisResult> results;
+    std::optional<RedisError> failed = inFlight.sendError;
+    if (!failed)
+        failed = receiveInto(inFlight.count, results, deadline);
     if (!failed)
         return results;
-    // A connection already discarded sent nothing; one that failed while writing or reading
-    // may have delivered every command still unanswered.
+    // The replies read before the failure stand; every command after them may have run.
     const RedisError rest =
-        usable ? RedisError{RedisError::Kind::Unanswered,
-                            QStringLiteral("no reply from %1 (%2): the command may have run")
-                                .arg(m_endpointName, failed->message)}
-               : *failed;
-    while (results.size() < commands.size())
+        inFlight.mayHaveRun
+            ? RedisError{RedisError::Kind::Unanswered,
+                         QStringLiteral("no reply from %1 (%2): the command may have run")
+                             .arg(m_endpointName, failed->message)}
+            : *failed;
+    while (results.size() < inFlight.count)
         results.append(unexpected(rest));
     return results;
 }

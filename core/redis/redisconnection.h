@@ -62,6 +62,9 @@ public:
     // sent whose reply never came is answered RedisError::Unanswered (it may have run), one
     // that was never sent (the connection was already gone) with that connection's error.
     QList<RedisResult> exchange(const QList<RedisCommand> &commands) override;
+    // exchange() in two halves: the batch is written now, its replies read later.
+    WritesInFlight sendWrites(const QList<RedisCommand> &commands) override;
+    QList<RedisResult> receiveWrites(const WritesInFlight &inFlight) override;
 
     bool isBroken() const override { return m_broken; }
     qint64 roundTrips() const override { return m_roundTrips; }
@@ -83,6 +86,10 @@ private:
     RedisResult commandUntil(const RedisCommand &argv, const QDeadlineTimer &deadline);
     Expected<qsizetype, RedisError> sendUntil(const QList<RedisCommand> &commands,
                                               const QDeadlineTimer &deadline);
+    WritesInFlight sendWritesUntil(const QList<RedisCommand> &commands,
+                                   const QDeadlineTimer &deadline);
+    QList<RedisResult> receiveWritesUntil(const WritesInFlight &inFlight,
+                                          const QDeadlineTimer &deadline);
     RedisError takeContextError();
     RedisError timedOut();
     RedisError discarded() const;

@@ -171,6 +171,27 @@ private slots:
                  qPrintable(lease.lostReason()));
     }
 
+    // For a write made while the connection has other commands in flight: never a call to
+    // Redis, and a TTL run out since the last confirmation is a lost lease.
+    void confirmingWithoutRenewingNeverCallsRedis()
+    {
+        CallLog log;
+        FakeQueue queue(&log);
+        qint64 now = 0;
+        LockLease lease(queue, 600, [&] { return now; });
+        QVERIFY(lease.acquire()->acquired);
+        now = 599; // past a third of the TTL: confirm() would renew here
+        QVERIFY(lease.confirmWithoutRenewing());
+        QCOMPARE(log.count(QStringLiteral("lock:renew")), 0);
+        now = 600;
+        QVERIFY(!lease.confirmWithoutRenewing());
+        QVERIFY(lease.lost());
+        QVERIFY(!lease.confirm()); // and stays lost, still without a call
+        QCOMPARE(log.count(QStringLiteral("lock:renew")), 0);
+        QVERIFY2(lease.lostReason().contains(QStringLiteral("ran out")),
+                 qPrintable(lease.lostReason()));
+    }
+
     void tokenChangedMeansLost()
     {
         CallLog log;

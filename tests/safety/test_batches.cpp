@@ -14,10 +14,12 @@
 #include "support/refapp.h"
 #include "support/sandboxenv.h"
 
+#include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QScopeGuard>
 #include <QTest>
+#include <QThread>
 #include <functional>
 
 using namespace reclaim;
@@ -73,6 +75,59 @@ public:
     }
 
 private:
+    QueueWriter &m_inner;
+};
+
+// A QueueWriter over the real one that lets each batch's scripts go out ahead, as a run does
+// (QueueWriter::startEnqueue), with hooks before they are sent, once they are sent, and before
+// their answers are read.
+class SendAheadHooks final : public QueueWriter
+{
+public:
+    explicit SendAheadHooks(QueueWriter &inner) : m_inner(inner) {}
+    std::function<void(int batch, const QList<EnqueueRequest> &)> beforeSend, sent, answering;
+    int batches = 0;
+
+    Expected<EnqueueOutcome, RedisError> enqueue(const EnqueueRequest &request) override
+    {
+        return m_inner.enqueue(request);
+    }
+    QList<Expected<EnqueueOutcome, RedisError>>
+    enqueueMany(const QList<EnqueueRequest> &requests) override
+    {
+        return m_inner.enqueueMany(requests);
+    }
+    std::unique_ptr<PendingEnqueue> startEnqueue(const QList<EnqueueRequest> &requests) override
+    {
+        const int batch = ++batches;
+        if (beforeSend)
+            beforeSend(batch, requests);
+        auto pending = m_inner.startEnqueue(requests);
+        if (sent)
+            sent(batch, requests);
+        return std::make_unique<Watched>(std::move(pending), [this, batch, requests] {
+            if (answering)
+                answering(batch, requests);
+        });
+    }
+
+private:
+    class Watched final : public PendingEnqueue
+    {
+    public:
+        Watched(std::unique_ptr<PendingEnqueue> inner, std::function<void()> before)
+            : m_inner(std::move(inner)), m_before(std::move(before))
+        {}
+        QList<Expected<EnqueueOutcome, RedisError>> finish() override
+        {
+            m_before();
+            return m_inner->finish();
+        }
+
+    private:
+        std::unique_ptr<PendingEnqueue> m_inner;
+        std::function<void()> m_before;
+    };
     QueueWriter &m_inner;
 };
 
@@ -245,6 +300,102 @@ private slots:
         qInfo("%d actions: %lld Redis round trips in the whole run", n, r.redisRoundTrips);
         // Lookups, scans and writes together: far below one round trip per action.
         QVERIFY2(r.redisRoundTrips < n / 10, qPrintable(QString::number(r.redisRoundTrips)));
+    }
+
+    // The overlap (#30): a batch's scripts go out before the previous batch's rows are written,
+    // Redis runs them while PostgreSQL writes, and their answers are read after. Every
+    // guarantee stays: both batches recovered, one audit row each.
+    void aBatchsEnqueuesRunWhileThePreviousBatchIsWritten()
+    {
+        const int n = static_cast<int>(kExecuteBatch) + 10;
+        seedOrphans(n);
+        RedisAdapters adapters(m_config);
+        SendAheadHooks hooks(adapters.queue);
+        const auto written = [&] {
+            return sql(m_env, QStringLiteral("SELECT count(*) FROM \"VideoJob\" WHERE "
+                                             "\"updatedAt\" > (now() AT TIME ZONE 'UTC') - "
+                                             "interval '1 hour'"))
+                .value(0)
+                .value(0)
+                .toInt();
+        };
+        int writtenWhenSent = -1;
+        int writtenWhenAnswered = -1;
+        bool ranBeforeAnswersRead = false;
+        hooks.sent = [&](int batch, const QList<EnqueueRequest> &) {
+            if (batch == 2)
+                writtenWhenSent = written();
+        };
+        hooks.answering = [&](int batch, const QList<EnqueueRequest> &requests) {
+            if (batch != 2)
+                return;
+            writtenWhenAnswered = written();
+            // Its jobs are in their queue before this side reads a single answer.
+            QDeadlineTimer deadline(10000);
+            auto conn = redis(m_env);
+            while (!ranBeforeAnswersRead && !deadline.hasExpired()) {
+                const auto r = conn.command(
+                    {QByteArrayLiteral("EXISTS"),
+                     QStringLiteral("bull:%1:%2").arg(kQueue, requests.last().job.jobId).toUtf8()});
+                ranBeforeAnswersRead = r && r->integer == 1;
+                if (!ranBeforeAnswersRead)
+                    QThread::msleep(5);
+            }
+        };
+        const RunReport r = runHooked(hooks, adapters);
+        QCOMPARE(hooks.batches, 2);
+        QCOMPARE(writtenWhenSent, 0); // the first batch's rows were not written yet
+        QVERIFY(ranBeforeAnswersRead);
+        QCOMPARE(writtenWhenAnswered, static_cast<int>(kExecuteBatch)); // written in between
+        QCOMPARE(r.count(ActionResult::Applied), n);
+        QCOMPARE(written(), n);
+        QCOMPARE(sql(m_env, QStringLiteral("SELECT count(*), count(DISTINCT row_id) FROM "
+                                           "reclaim.audit WHERE result = 'applied'"))
+                     .value(0),
+                 (QVariantList{n, n}));
+    }
+
+    // Redis goes silent once a batch's scripts are on their way, while the previous batch's rows
+    // are written: that batch is written (its jobs were enqueued and answered), and every action
+    // of the silent one is "not known" — never "not enqueued" — with no row of it written.
+    void redisSilentWhileABatchIsInFlightLeavesOnlyThatBatchUnknown()
+    {
+        const int n = static_cast<int>(kExecuteBatch) + 10;
+        seedOrphans(n);
+        m_config.run.redisTimeout = std::chrono::milliseconds(1000);
+        RedisAdapters adapters(m_config);
+        SendAheadHooks hooks(adapters.queue);
+        QStringList silent;
+        hooks.beforeSend = [&](int batch, const QList<EnqueueRequest> &requests) {
+            if (batch != 2)
+                return;
+            for (const EnqueueRequest &e : requests)
+                silent << e.job.jobId.mid(e.job.jobId.indexOf(QLatin1String("bj-")));
+            // Writes (scripts among them) queue up unanswered for 2 s, reads go on: the
+            // queues' stamps are read, the scripts sent, and ours wait 1 s for an answer.
+            QVERIFY(redis(m_env).command({QByteArrayLiteral("CLIENT"), QByteArrayLiteral("PAUSE"),
+                                          QByteArrayLiteral("2000"), QByteArrayLiteral("WRITE")}));
+        };
+        const RunReport r = runHooked(hooks, adapters);
+        QCOMPARE(hooks.batches, 2);
+        QCOMPARE(silent.size(), 10);
+        QCOMPARE(r.actions.size(), n);
+        for (const Action &a : r.actions) {
+            const int row = a.rowId.mid(3).toInt();
+            if (silent.contains(a.rowId)) {
+                QCOMPARE(a.result, ActionResult::Unknown);
+                QVERIFY2(a.resultDetail.contains(QLatin1String("not known whether")),
+                         qPrintable(a.resultDetail));
+                QCOMPARE(rowState(row).value(2).toBool(), false);
+            } else {
+                QVERIFY2(
+                    a.result == ActionResult::Applied,
+                    qPrintable(actionResultName(a.result) + QLatin1Char(' ') + a.resultDetail));
+                QCOMPARE(rowState(row).value(2).toBool(), true);
+            }
+        }
+        QCOMPARE(auditResults().filter(QStringLiteral("=applied")).size(), n - 10);
+        QCOMPARE(auditResults().filter(QStringLiteral("=unknown")).size(), 10);
     }
 
     void aRowAWorkerMovedIsTheOnlyStaleOne()
