@@ -36,7 +36,7 @@ struct RunSettings
     // Jobs per scan page, each with its payload: 1,000 is the order of BullMQ's own batches and of
     // a probe call; lower it where payloads are large (a page's reply carries every one).
     int scanPageSize = 1000;
-    int probeBatchSize = 1000;  // direct lookups per pipelined round trip
+    int probeBatchSize = 2500;  // direct lookups per pipelined round trip (calls of <= 1,000)
     int listProbeLimit = 10000; // list elements a lookup may walk before reading the list once
     // SCHEDULED candidates a run's report lists per domain, with their evidence; the rest are
     // counted (DomainReport::unlistedScheduled). After a data loss tens of thousands of healthy
