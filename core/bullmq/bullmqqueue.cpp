@@ -146,15 +146,17 @@ Expected<ScanPage, RedisError> BullmqQueue::scanPage(const QString &keyPrefix, c
     return readPage(keyPrefix, queue, state, from, count, true);
 }
 
-Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, const QString &queue,
-                                                     const QString &state, const ScanCursor &from,
-                                                     int count, bool withData)
+bool BullmqQueue::isListState(const QString &state)
 {
-    auto conn = m_link.connection();
-    if (!conn)
-        return unexpected(conn.error());
-    const bool isList = state == QLatin1String("wait") || state == QLatin1String("paused") ||
-                        state == QLatin1String("active");
+    return state == QLatin1String("wait") || state == QLatin1String("paused") ||
+           state == QLatin1String("active");
+}
+
+RedisCommand BullmqQueue::pageCommand(const QString &keyPrefix, const QString &queue,
+                                      const QString &state, const ScanCursor &from, int count,
+                                      bool withData)
+{
+    const bool isList = isListState(state);
     QList<QByteArray> args{isList ? QByteArrayLiteral("list") : QByteArrayLiteral("zset"),
                            QByteArray::number(count), bullmq::queueKeyPrefix(keyPrefix, queue),
                            withData ? QByteArrayLiteral("1") : QByteArrayLiteral("0"),
@@ -169,11 +171,16 @@ Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, c
     if (!isList)
         for (qsizetype i = 0; i < anchors.size(); ++i)
             args << from.scores.at(i).toUtf8();
-    auto r = bullmq::scripts::scanPage().runOne(
-        **conn,
+    return bullmq::scripts::scanPage().evalsha(
         {bullmq::queueKey(keyPrefix, queue, state),
          bullmq::queueKey(keyPrefix, queue, QStringLiteral("meta"))},
         args);
+}
+
+Expected<ScanPage, RedisError> BullmqQueue::pageFromReply(const RedisResult &r,
+                                                          const QString &queue, bool isList,
+                                                          const ScanCursor &from, bool withData)
+{
     if (!r)
         return unexpected(r.error());
     constexpr qsizetype kHead = 7;
@@ -222,15 +229,30 @@ Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, c
     return page;
 }
 
-Expected<QueueMoves, RedisError> BullmqQueue::movesSince(const QString &keyPrefix,
-                                                         const QString &queue, const QString &since)
+Expected<ScanPage, RedisError> BullmqQueue::readPage(const QString &keyPrefix, const QString &queue,
+                                                     const QString &state, const ScanCursor &from,
+                                                     int count, bool withData)
 {
     auto conn = m_link.connection();
     if (!conn)
         return unexpected(conn.error());
-    auto r = bullmq::scripts::moves().runOne(
-        **conn, {bullmq::queueKey(keyPrefix, queue, QStringLiteral("events"))},
+    auto r = bullmq::scripts::scanPage().run(
+        **conn, {pageCommand(keyPrefix, queue, state, from, count, withData)});
+    if (!r)
+        return unexpected(r.error());
+    return pageFromReply(r->first(), queue, isListState(state), from, withData);
+}
+
+RedisCommand BullmqQueue::movesCommand(const QString &keyPrefix, const QString &queue,
+                                       const QString &since)
+{
+    return bullmq::scripts::moves().evalsha(
+        {bullmq::queueKey(keyPrefix, queue, QStringLiteral("events"))},
         {since.toUtf8(), QByteArray::number(kMovesRead)});
+}
+
+Expected<QueueMoves, RedisError> BullmqQueue::movesFromReply(const RedisResult &r)
+{
     if (!r)
         return unexpected(r.error());
     if (!r->isArray() || r->elements.size() < 3)
@@ -242,6 +264,48 @@ Expected<QueueMoves, RedisError> BullmqQueue::movesSince(const QString &keyPrefi
     for (qsizetype i = 3; i < r->elements.size(); ++i)
         moves.jobIds << r->elements.at(i).toText();
     return moves;
+}
+
+Expected<QueueMoves, RedisError> BullmqQueue::movesSince(const QString &keyPrefix,
+                                                         const QString &queue, const QString &since)
+{
+    auto conn = m_link.connection();
+    if (!conn)
+        return unexpected(conn.error());
+    auto r = bullmq::scripts::moves().run(**conn, {movesCommand(keyPrefix, queue, since)});
+    if (!r)
+        return unexpected(r.error());
+    return movesFromReply(r->first());
+}
+
+QueueInspector::PageThenMoves
+BullmqQueue::scanPageThenMoves(const QString &keyPrefix, const QString &queue, const QString &state,
+                               const ScanCursor &from, int count, const QString &since)
+{
+    // One round trip for both: Redis reads the event log right after the page, as the second
+    // call would. Reads only, so a pipeline that meets a script the server lost (or a refusal
+    // to be named) simply goes again as the two calls, which load and name their scripts.
+    const auto failed = [](const RedisError &e) {
+        return PageThenMoves{unexpected(e), unexpected(e)};
+    };
+    auto conn = m_link.connection();
+    if (!conn)
+        return failed(conn.error());
+    (*conn)->learnScript(bullmq::scripts::scanPage().sha(), bullmq::scripts::scanPage().source());
+    (*conn)->learnScript(bullmq::scripts::moves().sha(), bullmq::scripts::moves().source());
+    const bool isList = isListState(state);
+    auto replies = (*conn)->pipeline({pageCommand(keyPrefix, queue, state, from, count, true),
+                                      movesCommand(keyPrefix, queue, since)});
+    if (!replies)
+        return failed(replies.error());
+    for (const RedisResult &r : *replies)
+        if (!r && (r.error().kind == RedisError::Kind::NoScript ||
+                   r.error().kind == RedisError::Kind::NoPermission))
+            return QueueInspector::scanPageThenMoves(keyPrefix, queue, state, from, count, since);
+    auto page = pageFromReply(replies->at(0), queue, isList, from, true);
+    if (!page)
+        return failed(page.error());
+    return {std::move(page), movesFromReply(replies->at(1))};
 }
 
 Expected<bool, RedisError> BullmqQueue::hasTrace(const QString &keyPrefix, const QString &queue)

@@ -27,6 +27,10 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    // One round trip for the page and the event log read after it.
+    PageThenMoves scanPageThenMoves(const QString &keyPrefix, const QString &queue,
+                                    const QString &state, const ScanCursor &from, int count,
+                                    const QString &since) override;
     Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) override;
     Expected<PrioritizedSince, RedisError>
     prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;
@@ -45,6 +49,16 @@ private:
     Expected<ScanPage, RedisError> readPage(const QString &keyPrefix, const QString &queue,
                                             const QString &state, const ScanCursor &from, int count,
                                             bool withData);
+    static bool isListState(const QString &state);
+    static RedisCommand pageCommand(const QString &keyPrefix, const QString &queue,
+                                    const QString &state, const ScanCursor &from, int count,
+                                    bool withData);
+    static Expected<ScanPage, RedisError> pageFromReply(const RedisResult &r, const QString &queue,
+                                                        bool isList, const ScanCursor &from,
+                                                        bool withData);
+    static RedisCommand movesCommand(const QString &keyPrefix, const QString &queue,
+                                     const QString &since);
+    static Expected<QueueMoves, RedisError> movesFromReply(const RedisResult &r);
 
     RedisLink &m_link;
     RunSettings m_settings;

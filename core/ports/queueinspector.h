@@ -125,6 +125,27 @@ public:
     virtual Expected<QueueMoves, RedisError>
     movesSince(const QString &keyPrefix, const QString &queue, const QString &since) = 0;
 
+    // A scan's step: scanPage(), then movesSince(`since`) read right after it, as the two calls
+    // give them. The default makes the two calls; the BullMQ reader sends both in one round trip
+    // (the event log is read after the page either way). `moves` is meaningless when `page`
+    // failed.
+    struct PageThenMoves
+    {
+        Expected<ScanPage, RedisError> page;
+        Expected<QueueMoves, RedisError> moves;
+    };
+    virtual PageThenMoves scanPageThenMoves(const QString &keyPrefix, const QString &queue,
+                                            const QString &state, const ScanCursor &from, int count,
+                                            const QString &since)
+    {
+        auto page = scanPage(keyPrefix, queue, state, from, count);
+        if (!page) {
+            RedisError error = page.error();
+            return {std::move(page), unexpected(std::move(error))};
+        }
+        return {std::move(page), movesSince(keyPrefix, queue, since)};
+    }
+
     // Whether the queue has any trace in Redis: its meta hash, its id counter, its event log, or
     // a job in any state structure. None is what a misspelt queue name, a wrong prefix or
     // database, the wrong Redis, or a Redis that lost its data all look like.

@@ -93,8 +93,10 @@ public:
         qint64 budget = -1;
         for (int pages = 0; !m_unresolved.isEmpty(); ++pages) {
             const qsizetype readAt = m_movesLog.size();
-            auto page =
-                m_inspector.scanPage(m_domain.keyPrefix, queue, state, reader.cursor, m_pageSize);
+            // The page and the event log after it, in one round trip.
+            auto step = m_inspector.scanPageThenMoves(m_domain.keyPrefix, queue, state,
+                                                      reader.cursor, m_pageSize, m_mark);
+            auto &page = step.page;
             if (!page) {
                 m_stats.error = QStringLiteral("scan of %1/%2 failed after %3 pages: %4")
                                     .arg(queue, state)
@@ -113,7 +115,7 @@ public:
                                        : stateOfKey(state);
             for (const ScanPage::Job &job : page->jobs)
                 match(queue, state, seenAs, job);
-            if (!followMoves(queue))
+            if (!takeMoves(queue, step.moves))
                 return false;
             const bool anchorMoved =
                 !page->continuedFrom.isEmpty() && movedSince(reader.movesFrom, page->continuedFrom);
@@ -248,7 +250,11 @@ private:
     // after the mark are gone, so the jobs that moved cannot all be named.
     bool followMoves(const QString &queue)
     {
-        auto moves = m_inspector.movesSince(m_domain.keyPrefix, queue, m_mark);
+        return takeMoves(queue, m_inspector.movesSince(m_domain.keyPrefix, queue, m_mark));
+    }
+
+    bool takeMoves(const QString &queue, const Expected<QueueMoves, RedisError> &moves)
+    {
         if (!moves) {
             m_stats.error = QStringLiteral("could not read the event log of %1: %2")
                                 .arg(queue, moves.error().describe());

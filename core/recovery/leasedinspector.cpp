@@ -38,6 +38,16 @@ LeasedInspector::movesSince(const QString &keyPrefix, const QString &queue, cons
     return m_inner.movesSince(keyPrefix, queue, since);
 }
 
+QueueInspector::PageThenMoves LeasedInspector::scanPageThenMoves(const QString &keyPrefix,
+                                                                 const QString &queue,
+                                                                 const QString &state,
+                                                                 const ScanCursor &from, int count,
+                                                                 const QString &since)
+{
+    keepAlive();
+    return m_inner.scanPageThenMoves(keyPrefix, queue, state, from, count, since);
+}
+
 Expected<bool, RedisError> LeasedInspector::hasTrace(const QString &keyPrefix, const QString &queue)
 {
     keepAlive();

@@ -27,6 +27,9 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    PageThenMoves scanPageThenMoves(const QString &keyPrefix, const QString &queue,
+                                    const QString &state, const ScanCursor &from, int count,
+                                    const QString &since) override;
     Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) override;
     Expected<PrioritizedSince, RedisError>
     prioritizedSince(const QString &keyPrefix, const QString &queue, const QString &mark) override;

@@ -167,6 +167,61 @@ private slots:
         resetSandbox(m_env);
     }
 
+    // The scan's step (#30): a page and the event log read after it go in one round trip, and
+    // say what the two calls say; a server that lost its scripts is read as two calls again.
+    void aPageAndTheEventLogAfterItAreOneRoundTrip()
+    {
+        Queue q(m_env, QStringLiteral("6"), QStringLiteral("one-trip"));
+        q.fill(kPageSize + 5);
+        ReclaimConfig c = sampleConfig(m_env);
+        RedisAdapters ports(c.redis, c.run);
+        const QString prefix = QStringLiteral("bull");
+        const QString wait = QStringLiteral("wait");
+        const auto mark = ports.queue.movesSince(prefix, q.name(), QString());
+        QVERIFY(mark);
+        q.add(QStringLiteral("moved-1"), kFiller);
+        q.add(QStringLiteral("moved-2"), kFiller);
+
+        for (const bool lostScripts : {false, true}) {
+            if (lostScripts)
+                QVERIFY(redis(m_env).command(
+                    {QByteArrayLiteral("SCRIPT"), QByteArrayLiteral("FLUSH")}));
+            const qint64 before = ports.queue.roundTrips();
+            const auto step =
+                ports.queue.scanPageThenMoves(prefix, q.name(), wait, {}, kPageSize, mark->mark);
+            const qint64 trips = ports.queue.roundTrips() - before;
+            QVERIFY2(step.page, qPrintable(step.page ? QString() : step.page.error().describe()));
+            QVERIFY2(step.moves,
+                     qPrintable(step.moves ? QString() : step.moves.error().describe()));
+            if (!lostScripts)
+                QCOMPARE(trips, 1);
+            else
+                QVERIFY2(trips > 1, qPrintable(QString::number(trips))); // loaded, then read
+
+            const auto page = ports.queue.scanPage(prefix, q.name(), wait, {}, kPageSize);
+            const auto moves = ports.queue.movesSince(prefix, q.name(), mark->mark);
+            QVERIFY(page && moves);
+            QCOMPARE(step.page->jobs.size(), kPageSize);
+            QStringList stepIds, pageIds;
+            for (const ScanPage::Job &j : step.page->jobs)
+                stepIds << j.id + QLatin1Char('=') + QString::fromUtf8(j.data.value_or("nil"));
+            for (const ScanPage::Job &j : page->jobs)
+                pageIds << j.id + QLatin1Char('=') + QString::fromUtf8(j.data.value_or("nil"));
+            QCOMPARE(stepIds, pageIds);
+            QCOMPARE(step.page->next.position, page->next.position);
+            QCOMPARE(step.page->next.anchors, page->next.anchors);
+            QCOMPARE(step.page->done, page->done);
+            QCOMPARE(step.page->stateSize, page->stateSize);
+            QStringList stepMoved = step.moves->jobIds, moved = moves->jobIds;
+            stepMoved.sort();
+            moved.sort();
+            QCOMPARE(stepMoved, moved);
+            QVERIFY(stepMoved.contains(QStringLiteral("moved-1")));
+            QVERIFY(stepMoved.contains(QStringLiteral("moved-2")));
+            QCOMPARE(step.moves->complete, true);
+        }
+    }
+
     // Case 1, wait: the first page ends at a job that fails on the worker and is retried to the
     // head of `wait`; the legacy job sits between the old place and the new one.
     void anAnchorRetriedToTheHeadOfWaitIsNoProof_data() { addMajors(); }

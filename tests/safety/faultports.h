@@ -45,6 +45,13 @@ public:
     {
         return m_inspector.movesSince(p, q, since);
     }
+    // The run's way to read a page: the same "scan" boundary, then the real reader's one trip.
+    PageThenMoves scanPageThenMoves(const QString &p, const QString &q, const QString &s,
+                                    const ScanCursor &o, int c, const QString &since) override
+    {
+        m_hook(QStringLiteral("scan"));
+        return m_inspector.scanPageThenMoves(p, q, s, o, c, since);
+    }
     Expected<bool, RedisError> hasTrace(const QString &p, const QString &q) override
     {
         m_hook(QStringLiteral("trace"));

@@ -31,6 +31,18 @@ ScanHookInspector::movesSince(const QString &keyPrefix, const QString &queue, co
     return m_inner.movesSince(keyPrefix, queue, since);
 }
 
+QueueInspector::PageThenMoves ScanHookInspector::scanPageThenMoves(const QString &keyPrefix,
+                                                                   const QString &queue,
+                                                                   const QString &state,
+                                                                   const ScanCursor &from,
+                                                                   int count, const QString &since)
+{
+    auto step = m_inner.scanPageThenMoves(keyPrefix, queue, state, from, count, since);
+    if (step.page)
+        m_hook(queue, state, *step.page);
+    return step;
+}
+
 Expected<PrioritizedSince, RedisError> ScanHookInspector::prioritizedSince(const QString &keyPrefix,
                                                                            const QString &queue,
                                                                            const QString &mark)

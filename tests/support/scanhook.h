@@ -25,6 +25,11 @@ public:
                                             int count) override;
     Expected<QueueMoves, RedisError> movesSince(const QString &keyPrefix, const QString &queue,
                                                 const QString &since) override;
+    // The scan's way (the real reader's one round trip for the page and the event log after
+    // it); the hook runs once both are read, so what it moves is traffic before the next page.
+    PageThenMoves scanPageThenMoves(const QString &keyPrefix, const QString &queue,
+                                    const QString &state, const ScanCursor &from, int count,
+                                    const QString &since) override;
     Expected<bool, RedisError> hasTrace(const QString &keyPrefix, const QString &queue) override
     {
         return m_inner.hasTrace(keyPrefix, queue);
