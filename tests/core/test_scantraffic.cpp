@@ -181,6 +181,8 @@ private slots:
         QVERIFY(mark);
         q.add(QStringLiteral("moved-1"), kFiller);
         q.add(QStringLiteral("moved-2"), kFiller);
+        // Both scripts known to the server (a fresh one answers NOSCRIPT first).
+        QVERIFY(ports.queue.scanPage(prefix, q.name(), wait, {}, kPageSize));
 
         for (const bool lostScripts : {false, true}) {
             if (lostScripts)
