@@ -113,18 +113,20 @@ QList<Expected<Sighting, RedisError>> BullmqQueue::probe(const QList<JobRef> &jo
     return out;
 }
 
-Expected<QSet<QString>, RedisError>
-BullmqQueue::listMembers(const QString &keyPrefix, const QString &queue, const QString &list)
+Expected<RowIdSet, RedisError> BullmqQueue::listMembers(const QString &keyPrefix,
+                                                        const QString &queue, const QString &list)
 {
-    QSet<QString> members;
+    RowIdSet members;
     ScanCursor cursor;
     std::optional<qint64> budget;
     for (int pages = 0;; ++pages) {
         auto page = readPage(keyPrefix, queue, list, cursor, kListPage, false);
         if (!page)
             return unexpected(page.error());
-        if (!budget)
+        if (!budget) {
             budget = scanPageBudget(page->stateSize, kListPage);
+            members.reserve(page->stateSize); // one table, not one per doubling
+        }
         for (const ScanPage::Job &job : page->jobs)
             members.insert(job.id);
         if (page->done)

@@ -129,7 +129,7 @@ void resolveLongLists(const QString &keyPrefix, const QList<Sighting *> &sightin
             {QStringLiteral("wait"), QStringLiteral("waiting")},
             {QStringLiteral("paused"), QStringLiteral("paused")},
             {QStringLiteral("active"), QStringLiteral("active")}};
-        QList<QPair<QString, QSet<QString>>> members;
+        QList<QPair<QString, RowIdSet>> members;
         std::optional<QString> error;
         for (const auto &[list, state] : lists) {
             auto m = inspector.listMembers(keyPrefix, queue, list);

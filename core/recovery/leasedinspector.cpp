@@ -16,7 +16,7 @@ QList<Expected<Sighting, RedisError>> LeasedInspector::probe(const QList<JobRef>
     return m_inner.probe(jobs, payload);
 }
 
-Expected<QSet<QString>, RedisError>
+Expected<RowIdSet, RedisError>
 LeasedInspector::listMembers(const QString &keyPrefix, const QString &queue, const QString &list)
 {
     keepAlive();

@@ -135,8 +135,8 @@ private:
         std::vector<qint8> in(static_cast<size_t>(deferred.size()), -1);
         std::optional<QString> error;
         for (qsizetype l = 0; l < lists.size() && !error; ++l) {
-            // One list's members held at a time: a wait list of a million ids is a set of
-            // ~100 MB, and nothing is decided before the last list is read.
+            // One list's members held at a time: a wait list of a million ids is ~20 MB even
+            // held compactly, and nothing is decided before the last list is read.
             auto members = m_inspector.listMembers(m_domain.keyPrefix, queue, lists.at(l).first);
             if (!members) {
                 error = members.error().describe();

@@ -29,8 +29,8 @@ public:
         m_hook(QStringLiteral("lookup"));
         return m_inspector.probe(jobs, payload);
     }
-    Expected<QSet<QString>, RedisError> listMembers(const QString &p, const QString &q,
-                                                    const QString &l) override
+    Expected<RowIdSet, RedisError> listMembers(const QString &p, const QString &q,
+                                               const QString &l) override
     {
         return m_inspector.listMembers(p, q, l);
     }

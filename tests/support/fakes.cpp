@@ -64,14 +64,14 @@ QList<Expected<Sighting, RedisError>> FakeQueue::probe(const QList<JobRef> &jobs
     return out;
 }
 
-Expected<QSet<QString>, RedisError> FakeQueue::listMembers(const QString &, const QString &queue,
-                                                           const QString &list)
+Expected<RowIdSet, RedisError> FakeQueue::listMembers(const QString &, const QString &queue,
+                                                      const QString &list)
 {
     ++m_roundTrips;
     m_log->append(QStringLiteral("queue:list:%1:%2").arg(queue, list));
     if (listError)
         return unexpected(*listError);
-    QSet<QString> ids;
+    RowIdSet ids;
     const QString state = list == QLatin1String("wait") ? QStringLiteral("waiting") : list;
     for (auto it = m_jobs.value(queue).constBegin(); it != m_jobs.value(queue).constEnd(); ++it)
         if (it->state == state)

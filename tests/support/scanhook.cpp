@@ -8,7 +8,7 @@ QList<Expected<Sighting, RedisError>> ScanHookInspector::probe(const QList<JobRe
     return m_inner.probe(jobs, payload);
 }
 
-Expected<QSet<QString>, RedisError>
+Expected<RowIdSet, RedisError>
 ScanHookInspector::listMembers(const QString &keyPrefix, const QString &queue, const QString &list)
 {
     return m_inner.listMembers(keyPrefix, queue, list);

@@ -18,8 +18,8 @@ public:
     using QueueInspector::probe;
     QList<Expected<Sighting, RedisError>> probe(const QList<JobRef> &jobs,
                                                 PayloadSize payload) override;
-    Expected<QSet<QString>, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
-                                                    const QString &list) override;
+    Expected<RowIdSet, RedisError> listMembers(const QString &keyPrefix, const QString &queue,
+                                               const QString &list) override;
     Expected<ScanPage, RedisError> scanPage(const QString &keyPrefix, const QString &queue,
                                             const QString &state, const ScanCursor &from,
                                             int count) override;
