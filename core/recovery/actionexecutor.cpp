@@ -165,10 +165,10 @@ void startBatch(BatchInFlight &b, JobStore &store, QueueWriter &writer, LockLeas
         b.enqueues = writer.startEnqueue(requests);
 }
 
-// Stage 2: the enqueues' answers, each on its action, and the lease confirmed again: the
-// enqueues may have taken long enough for it to lapse. What was enqueued stays enqueued, and
-// its audit row says so; once the lease is lost nothing is written.
-void finishEnqueues(BatchInFlight &b, JobStore &store, LockLease &lease, const Actor &actor)
+// Stage 2: the enqueues' answers, each on its action, and the lease confirmed again (renewed
+// if due): the enqueues may have taken long enough for it to lapse. What was enqueued stays
+// enqueued; a lease lost here is found by writeBatch(), which then writes nothing.
+void finishEnqueues(BatchInFlight &b, LockLease &lease)
 {
     if (b.settled || !b.enqueues)
         return;
@@ -178,21 +178,8 @@ void finishEnqueues(BatchInFlight &b, JobStore &store, LockLease &lease, const A
     for (qsizetype i = 0; i < b.requeues.size(); ++i)
         if (takeEnqueueOutcome(*b.requeues.at(i), outcomes.at(i), lease.generation(), b.audit))
             enqueued << b.requeues.at(i);
-    if (!enqueued.isEmpty() && !lease.confirm()) {
-        for (Action *a : enqueued) {
-            a->result = ActionResult::LockLost;
-            note(*a, lease.lostReason() + QStringLiteral(" (after the enqueue)"));
-            b.audit << a;
-        }
-        for (Action *a : b.toWrite) {
-            a->result = ActionResult::LockLost;
-            a->resultDetail = lease.lostReason();
-            b.audit << a;
-        }
-        store.auditOnlyMany(b.audit, actor);
-        b.settled = true;
-        return;
-    }
+    if (!enqueued.isEmpty())
+        (void)lease.confirm();
     b.toWrite << enqueued;
 }
 
@@ -249,7 +236,7 @@ void executeBatches(const QList<ExecuteBatch> &batches, JobStore &store, QueueWr
             writeBatch(*previous, store, lease, actor);
             previous.reset();
         }
-        finishEnqueues(current, store, lease, actor);
+        finishEnqueues(current, lease);
         previous = std::move(current);
     }
     if (previous)
