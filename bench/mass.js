@@ -555,7 +555,9 @@ class MassBench {
     const variants = this.size.variants.map(variantOf).filter((v) => !this.only || this.only.includes(v.key));
     if (this.only && !variants.length) throw new Error(`--only ${this.only.join(',')} names no variant (${this.size.variants.map((x) => variantOf(x).key).join(', ')})`);
     for (const v of variants) {
-      const { kind, n, parents, healthy, contenders } = v;
+      const { kind, n, parents, healthy } = v;
+      const contenders = v.contenders.filter((c) => !this.contenders || this.contenders.includes(c));
+      v.contenders = contenders;
       if (built !== `${n}/${healthy}`) {
         const summary = await this.buildTemplate(n, healthy);
         this.results.workloads = this.results.workloads || {};
@@ -602,7 +604,7 @@ class MassBench {
     await this.b.dropDb(RUN);
     await this.b.dropDb(TPL);
     await this.b.flush(DB.tpl, DB.run);
-    this.results.heldPanel = await this.heldPanel();
+    if (!this.contenders) this.results.heldPanel = await this.heldPanel();
     this.results.targets = massTargets(this.results);
     return this.results;
   }

@@ -3,7 +3,7 @@
 // The benchmark driver (tools/bench starts it inside a private sandbox): builds every workload,
 // runs every measurement side by side, and writes results/latest.{md,json} and the growth plot.
 //
-//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--mass [--only VARIANT[,VARIANT]]] [--cluster] [--work DIR]
+//   node bench/run.js --build-dir DIR --out DIR [--smoke] [--mass [--only VARIANT[,VARIANT]] [--contenders NAME[,NAME]] [--reps N]] [--cluster] [--work DIR]
 //
 // --cluster runs only measurement 9 (a Redis Cluster against one node, bench/cluster.js; needs
 // RECLAIM_CLUSTER_URL, tools/sandbox --cluster) and writes results/cluster.{md,json}; the whole
@@ -64,6 +64,11 @@ class Bench {
     // --only KEY[,KEY]: only those variants of measurement 8 (for working on one; the report then
     // holds only them, so it is not the one to commit).
     this.massVariants = args.only ? args.only.split(',') : null;
+    // --contenders NAME[,NAME] and --reps N: only those contenders of measurement 8, N times each
+    // (for working on Reclaim's side: its time against its own earlier runs; not a report to
+    // commit either).
+    this.massContenders = args.contenders ? args.contenders.split(',') : null;
+    this.massReps = args.reps ? Number(args.reps) : null;
     this.size = SIZES[this.smoke ? 'smoke' : 'full'];
     this.build = path.resolve(args['build-dir']);
     this.out = path.resolve(args.out);
@@ -515,6 +520,8 @@ class Bench {
   async measureMass() {
     const m = new MassBench(this, log);
     m.only = this.massVariants;
+    m.contenders = this.massContenders;
+    if (this.massReps) m.size = Object.assign({}, m.size, { reps: this.massReps });
     try {
       this.results.mass = await m.run();
     } catch (e) {
@@ -671,7 +678,7 @@ function growthOf(r, size) {
 }
 
 async function main() {
-  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', mass: 'bool', only: 'string', work: 'string', cluster: 'bool' });
+  const args = common.parseArgs(process.argv.slice(2), { 'build-dir': 'string', out: 'string', smoke: 'bool', mass: 'bool', only: 'string', contenders: 'string', reps: 'string', work: 'string', cluster: 'bool' });
   if (!args['build-dir'] || !args.out) throw new common.UsageError('--build-dir DIR and --out DIR are required');
   const b = new Bench(args);
   if (b.clusterOnly) {

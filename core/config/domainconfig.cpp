@@ -12,7 +12,9 @@ bool appliesTo(const QStringList &types, const QString &type)
 QString DomainConfig::currentJobId(const QString &rowId, const QString &type) const
 {
     QString id = jobIdTemplate;
-    id.replace(QStringLiteral("{type}"), type.toLower());
+    // Made for every candidate of a run, twice: the type lowered only where it is used.
+    if (id.contains(QLatin1String("{type}")))
+        id.replace(QStringLiteral("{type}"), type.toLower());
     id.replace(QStringLiteral("{id}"), rowId);
     return id;
 }

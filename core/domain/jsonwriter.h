@@ -55,6 +55,8 @@ private:
     void separate();
     void appendString(QStringView s);
     void appendLatin1String(QLatin1StringView s);
+    // Appends '"' and the leading characters of `s` that go out as they are; how many.
+    template <typename Char> qsizetype appendPlainAscii(const Char *s, qsizetype size);
     void flushIfLarge();
 
     QIODevice *m_out;

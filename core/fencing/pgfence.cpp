@@ -11,10 +11,10 @@ QStringList schemaStatements()
 {
     return {
         // Earlier versions kept one row (id = 1) for every deployment: set it aside once.
-        QStringLiteral("DO $$BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns "
-                       "WHERE table_schema = 'reclaim' AND table_name = 'fence' "
-                       "AND column_name = 'id') THEN "
-                       "ALTER TABLE reclaim.fence RENAME TO fence_single; END IF; END$$"),
+        // pg_attribute, not information_schema: that view costs ~20 ms a look, on every run.
+        QStringLiteral("DO $$BEGIN IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = "
+                       "to_regclass('reclaim.fence') AND attname = 'id' AND NOT attisdropped) "
+                       "THEN ALTER TABLE reclaim.fence RENAME TO fence_single; END IF; END$$"),
         QStringLiteral("CREATE TABLE IF NOT EXISTS reclaim.fence ("
                        " lock_key text PRIMARY KEY,"
                        " generation bigint NOT NULL,"
@@ -41,9 +41,9 @@ std::optional<qint64> highest(QSqlQuery &q, const QString &lockKey)
 {
     // Before its first writing run migrates it, the fence may still be the single row of
     // earlier versions (no lock_key): that row is what the migration carries over to this key.
-    if (!q.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE "
-                               "table_schema = 'reclaim' AND table_name = 'fence' AND "
-                               "column_name = 'lock_key')")) ||
+    if (!q.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = "
+                               "to_regclass('reclaim.fence') AND attname = 'lock_key' AND NOT "
+                               "attisdropped)")) ||
         !q.next())
         return std::nullopt;
     if (!q.value(0).toBool()) {

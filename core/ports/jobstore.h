@@ -198,8 +198,9 @@ public:
                                                                    const QString &rowId) = 0;
 
     // The rows `rowIds` of `domain` as they are now, by id; an id the table does not hold is
-    // not in the answer. One statement in PostgreSQL (a mass approval reads 1,000 at a time);
-    // here, one readRow after the other.
+    // not in the answer. One statement in PostgreSQL (a mass approval reads 5,000 at a time),
+    // which leaves out each row's JSON (Candidate::rowJson): an approval decides on the status
+    // and updatedAt. Here, one readRow after the other.
     virtual Expected<QHash<QString, Candidate>, StoreError> readRows(const DomainConfig &domain,
                                                                      const QStringList &rowIds)
     {

@@ -124,16 +124,18 @@ Expected<QHash<QString, Candidate>, StoreError> readRowsById(PgConnection &conn,
         ids.append(id);
     QSqlQuery q(conn.database());
     q.setForwardOnly(true);
+    // Without each row's JSON: what an approval decides on is the status and updatedAt, and
+    // row_to_json for 5,000 rows a step was a third of reading them.
     const QString sql = QStringLiteral("SELECT %1 FROM %2 AS t WHERE t.%3 IN (SELECT "
                                        "json_array_elements_text(?::json)::%4)")
-                            .arg(selectColumns(d, RowJson::Read), quoteTableName(d.table),
+                            .arg(selectColumns(d, RowJson::Skip), quoteTableName(d.table),
                                  quoteIdentifier(d.columns.id), idType);
     const QString what = QStringLiteral("reading %1 rows of %2").arg(rowIds.size()).arg(d.table);
     if (!execInline(q, sql, {QString::fromUtf8(QJsonDocument(ids).toJson(QJsonDocument::Compact))}))
         return unexpected(conn.failure(what, q));
     Interner intern;
     while (q.next()) {
-        Candidate c = candidateFrom(q, d, RowJson::Read, intern);
+        Candidate c = candidateFrom(q, d, RowJson::Skip, intern);
         const QString id = c.id;
         out.insert(id, std::move(c));
     }

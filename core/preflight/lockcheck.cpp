@@ -67,9 +67,9 @@ void checkFence(const ReclaimConfig &config, RedisChannel &redis, PgConnection &
     }
     // Other deployments' rows: only the current layout has one per lock key.
     QStringList others;
-    if (q.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE "
-                              "table_schema = 'reclaim' AND table_name = 'fence' AND "
-                              "column_name = 'lock_key')")) &&
+    if (q.exec(QStringLiteral("SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = "
+                              "to_regclass('reclaim.fence') AND attname = 'lock_key' AND NOT "
+                              "attisdropped)")) &&
         q.next() && q.value(0).toBool()) {
         q.prepare(QStringLiteral("SELECT lock_key FROM reclaim.fence WHERE lock_key <> ? "
                                  "ORDER BY lock_key"));

@@ -6,6 +6,7 @@
 #include <QJsonParseError>
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace reclaim {
 
@@ -204,7 +205,7 @@ QList<Action> planActions(const DomainConfig &domain, const QList<CandidateVerdi
                     markRejected(a, r);
         }
         applyPolicy(domain, a);
-        actions << a;
+        actions << std::move(a);
     }
     return actions;
 }
