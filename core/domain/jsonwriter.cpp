@@ -2,6 +2,7 @@
 
 #include "domain/jsontext.h"
 
+#include <QDateTime>
 #include <QIODevice>
 #include <type_traits>
 
@@ -164,6 +165,34 @@ JsonWriter &JsonWriter::value(bool b)
 {
     separate();
     m_buffer.append(b ? "true" : "false");
+    return *this;
+}
+
+JsonWriter &JsonWriter::value(const QDateTime &t)
+{
+    separate();
+    // A UTC time (every time Reclaim reports is one) written digit by digit: Qt's formatter goes
+    // through vsnprintf, and the three times of each of 20,000 decisions were a tenth of what
+    // an approval's report cost. Anything else as Qt writes it.
+    const QDate date = t.date();
+    const QTime time = t.time();
+    if (!t.isValid() || t.timeSpec() != Qt::UTC || date.year() < 1000 || date.year() > 9999) {
+        appendString(t.toString(Qt::ISODateWithMs));
+        return *this;
+    }
+    char text[] = "\"0000-00-00T00:00:00.000Z\"";
+    const auto digits = [&text](qsizetype at, int width, int n) {
+        for (qsizetype i = at + width - 1; i >= at; --i, n /= 10)
+            text[i] = static_cast<char>('0' + n % 10);
+    };
+    digits(1, 4, date.year());
+    digits(6, 2, date.month());
+    digits(9, 2, date.day());
+    digits(12, 2, time.hour());
+    digits(15, 2, time.minute());
+    digits(18, 2, time.second());
+    digits(21, 3, time.msec());
+    m_buffer.append(text, sizeof(text) - 1);
     return *this;
 }
 

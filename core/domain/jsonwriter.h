@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVarLengthArray>
 
+class QDateTime;
 class QIODevice;
 
 namespace reclaim {
@@ -32,6 +33,8 @@ public:
     JsonWriter &value(qint64 n);
     JsonWriter &value(int n) { return value(static_cast<qint64>(n)); }
     JsonWriter &value(bool b);
+    // As QDateTime::toString(Qt::ISODateWithMs) writes it ("" when invalid).
+    JsonWriter &value(const QDateTime &t);
     JsonWriter &null();
     // Text from outside that should be JSON (a job's data, a payload): embedded as it is when it
     // is one object or array, else written as a string, as it reads.

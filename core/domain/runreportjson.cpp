@@ -96,7 +96,7 @@ void writeAction(JsonWriter &w, const Action &a)
     if (a.heldId != 0)
         w.member("heldId"_L1, a.heldId);
     if (a.executedAt.isValid())
-        w.member("executedAt"_L1, a.executedAt.toString(Qt::ISODateWithMs));
+        w.member("executedAt"_L1, a.executedAt);
     if (!a.rejectedBy.isEmpty())
         w.member("rejectedBy"_L1, a.rejectedBy);
     if (a.kind == ActionKind::Requeue) {
@@ -216,7 +216,7 @@ void writeHeldOpen(JsonWriter &w, const QList<HeldGroup> &groups)
             .member("kind"_L1, actionKindName(g.kind))
             .member("limit"_L1, g.limit)
             .member("count"_L1, g.count)
-            .member("oldestHeldAt"_L1, g.oldest.toString(Qt::ISODateWithMs));
+            .member("oldestHeldAt"_L1, g.oldest);
         w.endObject();
     }
     w.endArray();
@@ -236,9 +236,9 @@ void writeReport(JsonWriter &w, const RunReport &r)
     w.breakLine();
     w.member("outcomeDetail"_L1, r.outcomeDetail);
     w.breakLine();
-    w.member("startedAt"_L1, r.startedAt.toString(Qt::ISODateWithMs));
+    w.member("startedAt"_L1, r.startedAt);
     w.breakLine();
-    w.member("finishedAt"_L1, r.finishedAt.toString(Qt::ISODateWithMs));
+    w.member("finishedAt"_L1, r.finishedAt);
     w.breakLine();
     w.key("lock"_L1);
     writeLock(w, r.lock);

@@ -1,5 +1,6 @@
 #include "postgres/heldactionlog.h"
 
+#include "domain/jsonwriter.h"
 #include "postgres/pgconnection.h"
 #include "postgres/sqltext.h"
 #include "util/sqlinline.h"
@@ -14,6 +15,8 @@
 namespace reclaim {
 
 namespace {
+
+using namespace Qt::Literals::StringLiterals;
 
 const QString kColumns =
     QStringLiteral(
@@ -58,6 +61,14 @@ HeldAction heldFrom(const QSqlQuery &q)
 // holds 20,000 actions writes them in a few dozen statements, not 20,000 round trips, and
 // never builds the whole set as JSON at once (a mass hold after a data loss is 100,000 rows).
 constexpr qsizetype kHeldSlice = 5000;
+
+// PostgreSQL's text cannot hold NUL, which JSON would carry as \u0000.
+QString withoutNul(const QString &s)
+{
+    if (!s.contains(QChar(0)))
+        return s;
+    return QString(s).remove(QChar(0));
+}
 
 QString jsonText(const QJsonArray &rows)
 {
@@ -344,18 +355,27 @@ Expected<QSet<qint64>, StoreError> writeHeldMoves(PgConnection &conn, HeldState 
         "state, actor_kind, actor, run_id, detail) SELECT id, state, ?, ?, ?, detail FROM moved) "
         "SELECT id FROM moved");
     for (qsizetype at = 0; at < moves.size(); at += kHeldSlice) {
-        QJsonArray rows;
-        for (const HeldSettle &m : moves.mid(at, kHeldSlice))
-            rows.append(
-                QJsonObject{{QStringLiteral("id"), m.id},
-                            {QStringLiteral("state"), heldStateName(m.to)},
-                            {QStringLiteral("detail"), QString(m.detail).remove(QChar(0))}});
+        // Written as text directly: as QJsonObjects, 5,000 moves cost more to build than the
+        // statement took to run.
+        JsonWriter rows;
+        rows.beginArray();
+        const qsizetype end = qMin(moves.size(), at + kHeldSlice);
+        for (qsizetype i = at; i < end; ++i) {
+            const HeldSettle &m = moves.at(i);
+            rows.beginObject()
+                .member("id"_L1, m.id)
+                .member("state"_L1, heldStateName(m.to))
+                .member("detail"_L1, withoutNul(m.detail))
+                .endObject();
+        }
+        rows.endArray();
         if (!execInline(q, sql,
-                        {jsonText(rows), sqlText(actorName(by)), heldStateName(from),
-                         sqlText(by.kind), sqlText(actorName(by)), sqlText(by.runId)}))
+                        {QString::fromUtf8(rows.data()), sqlText(actorName(by)),
+                         heldStateName(from), sqlText(by.kind), sqlText(actorName(by)),
+                         sqlText(by.runId)}))
             return unexpected(
                 conn.failure(QStringLiteral("moving %1 held actions out of %2 (%3 moved before)")
-                                 .arg(rows.size())
+                                 .arg(end - at)
                                  .arg(heldStateName(from))
                                  .arg(moved.size()),
                              q));

@@ -72,7 +72,7 @@ private:
     void settle(const HeldAction &h, qsizetype at, Outcome outcome, HeldState to,
                 const QString &detail);
     void settleRun(const Claimed &c, const std::optional<Verdict> &fresh);
-    void decideDomain(const QString &name, const QList<std::pair<qsizetype, HeldAction>> &claimed);
+    void decideDomain(const QString &name, QList<std::pair<qsizetype, HeldAction>> claimed);
     void runUnderLock(const DomainConfig &domain, QList<Claimed> &ready);
     // The lock and its generation, taken once; empty, or why it could not be had.
     QString takeLock();
@@ -144,7 +144,7 @@ QList<HeldDecision> MassApproval::decide(const QList<qint64> &ids)
 {
     m_out = QList<HeldDecision>(ids.size());
     m_settles.clear();
-    const auto claims = m_held.claimHeldMany(ids, m_approver);
+    auto claims = m_held.claimHeldMany(ids, m_approver);
     if (!claims) {
         for (qsizetype i = 0; i < ids.size(); ++i)
             m_out[i] =
@@ -155,18 +155,18 @@ QList<HeldDecision> MassApproval::decide(const QList<qint64> &ids)
     QStringList domains;
     QHash<QString, QList<std::pair<qsizetype, HeldAction>>> byDomain;
     for (qsizetype i = 0; i < ids.size(); ++i) {
-        const HeldClaim &claim = claims->at(i);
+        HeldClaim &claim = (*claims)[i];
         if (!claim.claimed || !claim.current) {
             m_out[i] = notTaken(ids.at(i), claim);
             continue;
         }
-        const QString &name = claim.current->action.domain;
+        const QString name = claim.current->action.domain;
         if (!byDomain.contains(name))
             domains << name;
-        byDomain[name].append({i, *claim.current});
+        byDomain[name].append({i, std::move(*claim.current)});
     }
     for (const QString &name : domains)
-        decideDomain(name, byDomain.value(name));
+        decideDomain(name, byDomain.take(name));
     if (!m_settles.isEmpty()) {
         const auto settled = m_held.settleApprovedMany(m_settles, m_approver);
         if (!settled) {
@@ -188,7 +188,7 @@ QList<HeldDecision> MassApproval::decide(const QList<qint64> &ids)
 }
 
 void MassApproval::decideDomain(const QString &name,
-                                const QList<std::pair<qsizetype, HeldAction>> &claimed)
+                                QList<std::pair<qsizetype, HeldAction>> claimed)
 {
     const DomainConfig *domain = m_p.config.domain(name);
     if (!domain || !m_p.store) {
@@ -204,7 +204,7 @@ void MassApproval::decideDomain(const QString &name,
     QStringList rowIds;
     for (const auto &[at, h] : claimed)
         rowIds << h.action.rowId;
-    const auto rows = m_p.store->readRows(*domain, rowIds);
+    auto rows = m_p.store->readRows(*domain, rowIds);
     if (!rows) {
         for (const auto &[at, h] : claimed)
             settle(h, at, Outcome::HeldAgain, HeldState::Held,
@@ -215,14 +215,14 @@ void MassApproval::decideDomain(const QString &name,
     QList<CandidateVerdict> absent;
     unchanged.reserve(claimed.size()); // an Action each: grown once, not moved again and again
     absent.reserve(claimed.size());
-    for (const auto &[at, h] : claimed) {
-        const auto row = rows->constFind(h.action.rowId);
-        if (row == rows->cend()) {
+    for (auto &[at, h] : claimed) {
+        const auto row = rows->find(h.action.rowId);
+        if (row == rows->end()) {
             settle(h, at, Outcome::Superseded, HeldState::Superseded,
                    QStringLiteral("row %1 no longer exists").arg(h.action.rowId));
             continue;
         }
-        const Candidate &now = *row;
+        Candidate &now = *row;
         if (now.status != h.action.precondition.status ||
             now.updatedAtText != h.action.precondition.updatedAtText) {
             settle(h, at, Outcome::Superseded, HeldState::Superseded,
@@ -231,22 +231,22 @@ void MassApproval::decideDomain(const QString &name,
                             h.action.precondition.updatedAtText));
             continue;
         }
-        unchanged << Claimed{at, h, now, {}};
         CandidateVerdict v;
         v.candidate = now;
+        unchanged << Claimed{at, std::move(h), std::move(now), {}};
         v.verdict = Verdict::Absent;
         absent << v;
     }
     if (unchanged.isEmpty())
         return;
     // The plan as it would be now: payloads rebuilt, budgets and rejections read again, in sets.
-    const QList<Action> planned = planActions(*domain, absent, *m_p.store, 0);
+    QList<Action> planned = planActions(*domain, absent, *m_p.store, 0);
     absent.clear();
     QList<Claimed> ready;
     ready.reserve(unchanged.size());
     for (qsizetype i = 0; i < unchanged.size(); ++i) {
         Claimed &c = unchanged[i];
-        Action action = planned.at(i);
+        Action action = std::move(planned[i]);
         const HeldAction &h = c.held;
         if (action.result == ActionResult::Rejected)
             settle(h, c.at, Outcome::Rejected, HeldState::Rejected, action.resultDetail);

@@ -66,6 +66,27 @@ private slots:
             QVERIFY2(static_cast<unsigned char>(c) >= 0x20, w.data().constData());
     }
 
+    void timesAreWrittenAsQtWritesThem_data()
+    {
+        QTest::addColumn<QDateTime>("time");
+        const QDate day(2026, 12, 7);
+        QTest::newRow("UTC") << QDateTime(day, QTime(18, 4, 5, 67), Qt::UTC);
+        QTest::newRow("UTC, on the second") << QDateTime(day, QTime(0, 0), Qt::UTC);
+        QTest::newRow("UTC, the last millisecond of a year")
+            << QDateTime(QDate(1999, 12, 31), QTime(23, 59, 59, 999), Qt::UTC);
+        QTest::newRow("UTC, year 999") << QDateTime(QDate(999, 1, 2), QTime(3, 4), Qt::UTC);
+        QTest::newRow("an offset") << QDateTime(day, QTime(18, 4, 5, 67), Qt::OffsetFromUTC, 7200);
+        QTest::newRow("local time") << QDateTime(day, QTime(18, 4, 5, 67));
+        QTest::newRow("invalid") << QDateTime();
+    }
+    void timesAreWrittenAsQtWritesThem()
+    {
+        QFETCH(QDateTime, time);
+        JsonWriter w;
+        w.beginArray().value(time).endArray();
+        QCOMPARE(w.data(), "[\"" + time.toString(Qt::ISODateWithMs).toUtf8() + "\"]");
+    }
+
     void containersTakeTheirCommasAndLineBreaks()
     {
         JsonWriter w;
