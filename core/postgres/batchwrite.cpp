@@ -204,27 +204,27 @@ recordIntents(PgConnection &conn, const QList<const Action *> &actions, const Ac
             .member("status"_L1, jsonText(a->precondition.status))
             .member("updated_at"_L1, jsonText(a->precondition.updatedAtText))
             .member("detail"_L1, jsonText(a->reason))
-            .member("budget"_L1, a->kind == ActionKind::Requeue ? 1 : 0)
             .endObject();
     rows.endArray();
     QSqlQuery q(conn.database());
     // Data-modifying CTEs: every row or none, committed by the one statement. The rows are
-    // distinct, so (domain, row_id) ties each audit id back to its action.
+    // distinct, so (domain, row_id) ties each audit id back to its action. Every requeue takes
+    // one use of its row's retry budget, tied to its audit row.
     const QString sql = QStringLiteral(
         "WITH w AS (SELECT * FROM json_to_recordset(?::json) AS w(generation bigint, domain text, "
-        "row_id text, action text, status text, updated_at text, detail text, budget int)), "
+        "row_id text, action text, status text, updated_at text, detail text)), "
         "intent AS (INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, "
         "generation, domain, row_id, action, observed_status, observed_updated_at, result, "
         "detail) SELECT ?, ?, ?, ?, generation, domain, row_id, action, status, updated_at, "
-        "'started', detail FROM w RETURNING id, domain, row_id, generation), "
+        "'started', detail FROM w RETURNING id, domain, row_id, generation, action), "
         "budget AS (INSERT INTO reclaim.requeue (domain, row_id, generation, audit_id) SELECT "
-        "i.domain, i.row_id, i.generation, i.id FROM intent AS i JOIN w ON w.domain = i.domain "
-        "AND w.row_id = i.row_id WHERE w.budget = 1) "
+        "domain, row_id, generation, id FROM intent WHERE action = ?) "
         "SELECT domain, row_id, id FROM intent");
     const QString what = QStringLiteral("recording the attempts on %1 rows").arg(actions.size());
     if (!execInline(q, sql,
                     {jsonParameter(rows), sqlText(actor.runId), sqlText(actor.kind),
-                     sqlText(actor.host), sqlText(actor.user)}))
+                     sqlText(actor.host), sqlText(actor.user),
+                     actionKindName(ActionKind::Requeue)}))
         return unexpected(conn.failure(what, q));
     QHash<QString, qint64> idOf;
     while (q.next())
