@@ -36,7 +36,7 @@ QStringList reclaimSchemaStatements()
                        " detail text) WITH (fillfactor = 50)"),
         // Every audit row is written twice: recorded "started" before its action is tried, then
         // completed with the result. Room on its page makes the completion a HOT update (no new
-        // entry in any of its three indexes): a third of a mass recovery's audit time. Tables
+        // entry in any of its three indexes): two thirds less time completing a batch. Tables
         // made before this was set get it once (new pages only); a fillfactor someone chose is
         // left alone. Checked first: ALTER TABLE would take a lock on every run.
         QStringLiteral("DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_class AS c, "

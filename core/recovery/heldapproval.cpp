@@ -204,7 +204,7 @@ void MassApproval::decideDomain(const QString &name,
     QStringList rowIds;
     for (const auto &[at, h] : claimed)
         rowIds << h.action.rowId;
-    auto rows = m_p.store->readRows(*domain, rowIds);
+    const auto rows = m_p.store->readRows(*domain, rowIds);
     if (!rows) {
         for (const auto &[at, h] : claimed)
             settle(h, at, Outcome::HeldAgain, HeldState::Held,
@@ -216,13 +216,15 @@ void MassApproval::decideDomain(const QString &name,
     unchanged.reserve(claimed.size()); // an Action each: grown once, not moved again and again
     absent.reserve(claimed.size());
     for (auto &[at, h] : claimed) {
-        const auto row = rows->find(h.action.rowId);
-        if (row == rows->end()) {
+        const auto row = rows->constFind(h.action.rowId);
+        if (row == rows->cend()) {
             settle(h, at, Outcome::Superseded, HeldState::Superseded,
                    QStringLiteral("row %1 no longer exists").arg(h.action.rowId));
             continue;
         }
-        Candidate &now = *row;
+        // Copied, not moved: an id named twice finds its row twice (a row read without its
+        // JSON is a few shared strings).
+        const Candidate &now = *row;
         if (now.status != h.action.precondition.status ||
             now.updatedAtText != h.action.precondition.updatedAtText) {
             settle(h, at, Outcome::Superseded, HeldState::Superseded,
@@ -233,7 +235,7 @@ void MassApproval::decideDomain(const QString &name,
         }
         CandidateVerdict v;
         v.candidate = now;
-        unchanged << Claimed{at, std::move(h), std::move(now), {}};
+        unchanged << Claimed{at, std::move(h), now, {}};
         v.verdict = Verdict::Absent;
         absent << v;
     }
