@@ -224,6 +224,58 @@ private slots:
         }
     }
 
+    // The one-trip step can fail half-way: the page is read, the event log after it is not.
+    // "Could not read what moved" must leave the candidate UNKNOWN — the scan cannot know that
+    // a job it did not find did not move past it — never ABSENT, never an empty list of moves.
+    void anEventLogThatCannotBeReadLeavesTheCandidateUnknown()
+    {
+        Queue q(m_env, QStringLiteral("6"), QStringLiteral("no-log"));
+        q.fill(kPageSize + 5);
+        const QByteArray events = QByteArrayLiteral("bull:") + q.name().toUtf8() + ":events";
+        const auto breakLog = [&] {
+            auto r = redis(m_env);
+            QVERIFY(r.command({QByteArrayLiteral("DEL"), events}));
+            QVERIFY(r.command({QByteArrayLiteral("SET"), events, QByteArrayLiteral("not a log")}));
+        };
+
+        // The adapter: the page, and the log's failure as an error.
+        {
+            ReclaimConfig c = sampleConfig(m_env);
+            RedisAdapters ports(c.redis, c.run);
+            const QString prefix = QStringLiteral("bull");
+            const auto mark = ports.queue.movesSince(prefix, q.name(), QString());
+            QVERIFY(mark);
+            QVERIFY(ports.queue.scanPage(prefix, q.name(), QStringLiteral("wait"), {}, kPageSize));
+            breakLog();
+            const auto step = ports.queue.scanPageThenMoves(
+                prefix, q.name(), QStringLiteral("wait"), {}, kPageSize, mark->mark);
+            QVERIFY2(step.page, qPrintable(step.page ? QString() : step.page.error().describe()));
+            QCOMPARE(step.page->jobs.size(), kPageSize);
+            QVERIFY2(!step.moves, "an unreadable event log was read as a list of moves");
+            QVERIFY2(step.moves.error().describe().contains(QLatin1String("WRONGTYPE")),
+                     qPrintable(step.moves.error().describe()));
+            QVERIFY(redis(m_env).command({QByteArrayLiteral("DEL"), events}));
+        }
+
+        // The run: the log breaks after the first page, and the candidate no page held is
+        // UNKNOWN with the reason.
+        ScanStats stats;
+        bool broken = false;
+        const auto verdicts = scan(q,
+                                   [&](const QString &state, const ScanPage &) {
+                                       if (broken || state != QLatin1String("wait"))
+                                           return;
+                                       broken = true;
+                                       breakLog();
+                                   },
+                                   &stats, {QStringLiteral("true_orphan")});
+        QVERIFY(broken);
+        QVERIFY2(verdicts.value(QStringLiteral("true_orphan")).verdict == Verdict::Unknown,
+                 qPrintable(explain(verdicts, QStringLiteral("true_orphan"))));
+        QVERIFY(stats.error);
+        QVERIFY2(stats.error->contains(QLatin1String("event log")), qPrintable(*stats.error));
+    }
+
     // Case 1, wait: the first page ends at a job that fails on the worker and is retried to the
     // head of `wait`; the legacy job sits between the old place and the new one.
     void anAnchorRetriedToTheHeadOfWaitIsNoProof_data() { addMajors(); }
