@@ -9,6 +9,7 @@
 #include <QMap>
 #include <QSet>
 #include <algorithm>
+#include <functional>
 
 namespace reclaim::ui {
 
@@ -139,7 +140,7 @@ QVariant HeldActionsModel::data(const QModelIndex &index, int role) const
         return {};
     switch (role) {
     case IdRole:
-        return e->held.id;
+        return e->held->id;
     case GroupRole:
         return false;
     case DecidedRole:
@@ -178,7 +179,7 @@ QVariant HeldActionsModel::groupData(const Group &g, int column, int role) const
 
 QVariant HeldActionsModel::entryData(const Entry &e, int column, int role) const
 {
-    const HeldAction &h = e.held;
+    const HeldAction &h = *e.held;
     const Action &a = h.action;
     if (role == Qt::ForegroundRole && e.decision) // decided: the outcome stands out, the rest greys
         return QBrush(column == StateColumn ? outcomeColor(e.decision->outcome)
@@ -241,37 +242,53 @@ QVariant HeldActionsModel::headerData(int section, Qt::Orientation orientation, 
 
 void HeldActionsModel::setHeld(const QList<HeldAction> &held)
 {
+    const QList<HeldAction> listing = held; // shared, not copied: the entries point into it
     QList<Entry> entries;
-    entries.reserve(held.size());
+    entries.reserve(listing.size());
     QSet<qint64> listed;
-    listed.reserve(held.size());
-    for (const HeldAction &h : held) {
+    listed.reserve(listing.size());
+    for (const HeldAction &h : listing) {
         listed.insert(h.id);
-        entries.append(Entry{h, false, std::nullopt, 0, -1, -1});
+        entries.append(Entry{&h, false, std::nullopt, 0, -1, -1});
     }
     // The listing drops what is decided; this console's own decisions stay until cleared, the
     // newest kMaxKeptDecisions of them in the order they were decided.
     QList<int> kept;
     for (qsizetype i = 0; i < m_entries.size(); ++i)
-        if (m_entries.at(i).decision && !listed.contains(m_entries.at(i).held.id))
+        if (m_entries.at(i).decision && !listed.contains(m_entries.at(i).held->id))
             kept << static_cast<int>(i);
     std::sort(kept.begin(), kept.end(), [this](int a, int b) {
         return m_entries.at(a).decidedOrder < m_entries.at(b).decidedOrder;
     });
     if (kept.size() > kMaxKeptDecisions)
         kept.remove(0, kept.size() - kMaxKeptDecisions);
-    for (int i : kept)
+    std::deque<HeldAction> owned; // what the earlier listing showed of them, copied out
+    for (int i : kept) {
+        owned.push_back(*m_entries.at(i).held);
         entries.append(std::move(m_entries[i]));
-    rebuild(std::move(entries));
+        entries.last().held = &owned.back();
+    }
+    rebuild(std::move(entries), listing, std::move(owned));
 }
 
 void HeldActionsModel::clearDecided()
 {
     QList<Entry> entries;
-    for (Entry &e : m_entries)
-        if (!e.decision)
-            entries.append(std::move(e));
-    rebuild(std::move(entries));
+    std::deque<HeldAction> owned; // only what the entries left still show
+    const HeldAction *listedFirst = m_listing.constData();
+    const HeldAction *listedEnd = listedFirst + m_listing.size();
+    for (Entry &e : m_entries) {
+        if (e.decision)
+            continue;
+        const bool listed =
+            std::less_equal<>()(listedFirst, e.held) && std::less<>()(e.held, listedEnd);
+        entries.append(std::move(e));
+        if (!listed) {
+            owned.push_back(*entries.last().held);
+            entries.last().held = &owned.back();
+        }
+    }
+    rebuild(std::move(entries), m_listing, std::move(owned));
 }
 
 int HeldActionsModel::decidedCount() const
@@ -280,24 +297,28 @@ int HeldActionsModel::decidedCount() const
                                           [](const Entry &e) { return e.decision.has_value(); }));
 }
 
-void HeldActionsModel::rebuild(QList<Entry> entries)
+void HeldActionsModel::rebuild(QList<Entry> entries, QList<HeldAction> listing,
+                               std::deque<HeldAction> owned)
 {
     beginResetModel();
     m_entries = std::move(entries);
+    // Moved, so the entries' pointers stay good: a QList moves its block, a deque its chunks.
+    m_listing = std::move(listing);
+    m_owned = std::move(owned);
     m_groups.clear();
     m_byId.clear();
     // Domains in name order, and within one the groups in the order their oldest entry came
     // (the listing is oldest first), so a refresh does not shuffle what the operator looks at.
     QMap<QString, QList<int>> byDomain;
     for (qsizetype i = 0; i < m_entries.size(); ++i) {
-        const HeldAction &h = m_entries.at(i).held;
+        const HeldAction &h = *m_entries.at(i).held;
         m_byId.insert(h.id, static_cast<int>(i));
         byDomain[h.action.domain].append(static_cast<int>(i));
     }
     for (auto it = byDomain.cbegin(); it != byDomain.cend(); ++it) {
         const qsizetype first = m_groups.size();
         for (int i : it.value()) {
-            const QString &limit = m_entries.at(i).held.heldLimit;
+            const QString &limit = m_entries.at(i).held->heldLimit;
             qsizetype g = first;
             while (g < m_groups.size() && m_groups.at(g).limit != limit)
                 ++g;
@@ -335,8 +356,10 @@ void HeldActionsModel::applyDecisions(const QList<HeldDecision> &decisions)
         e.deciding = false;
         e.decision = Entry::Decided{decision.outcome, decision.detail};
         e.decidedOrder = ++m_decisions;
-        if (decision.current)
-            e.held = *decision.current;
+        if (decision.current) {
+            m_owned.push_back(*decision.current);
+            e.held = &m_owned.back();
+        }
         changed << i;
     }
     emitChanged(changed);
@@ -367,20 +390,20 @@ int HeldActionsModel::waitingCount() const
 {
     int n = 0;
     for (const Entry &e : m_entries)
-        n += (!e.decision && !e.deciding && e.held.state == HeldState::Held) ? 1 : 0;
+        n += (!e.decision && !e.deciding && e.held->state == HeldState::Held) ? 1 : 0;
     return n;
 }
 
 const HeldAction *HeldActionsModel::heldAction(const QModelIndex &index) const
 {
     const Entry *e = entryAt(index);
-    return e ? &e->held : nullptr;
+    return e ? e->held : nullptr;
 }
 
 const HeldAction *HeldActionsModel::heldAction(qint64 id) const
 {
     const int i = m_byId.value(id, -1);
-    return i < 0 ? nullptr : &m_entries.at(i).held;
+    return i < 0 ? nullptr : m_entries.at(i).held;
 }
 
 QModelIndex HeldActionsModel::indexOf(qint64 id, int column) const
@@ -398,7 +421,7 @@ bool HeldActionsModel::isDecidable(qint64 id) const
     if (i < 0)
         return false;
     const Entry &e = m_entries.at(i);
-    return !e.decision && !e.deciding && e.held.state == HeldState::Held;
+    return !e.decision && !e.deciding && e.held->state == HeldState::Held;
 }
 
 QString HeldActionsModel::decisionText(qint64 id) const
@@ -407,7 +430,7 @@ QString HeldActionsModel::decisionText(qint64 id) const
     if (i < 0 || !m_entries.at(i).decision)
         return {};
     const Entry::Decided &d = *m_entries.at(i).decision;
-    const HeldAction &h = m_entries.at(i).held;
+    const HeldAction &h = *m_entries.at(i).held;
     switch (d.outcome) {
     case HeldDecision::Outcome::Executed:
         return QStringLiteral("executed");
@@ -438,16 +461,16 @@ HeldActionsModel::GroupSummary HeldActionsModel::summaryOf(const Group &g) const
     g.oldest = {};
     for (int i : g.entries) {
         const Entry &e = m_entries.at(i);
-        if (!newest.isValid() || e.held.lastSeenAt >= newest) {
-            newest = e.held.lastSeenAt;
-            s.reason = e.held.action.heldReason;
+        if (!newest.isValid() || e.held->lastSeenAt >= newest) {
+            newest = e.held->lastSeenAt;
+            s.reason = e.held->action.heldReason;
         }
-        if (!g.oldest.isValid() || e.held.heldAt < g.oldest)
-            g.oldest = e.held.heldAt;
-        if (e.decision || e.deciding || e.held.state != HeldState::Held)
+        if (!g.oldest.isValid() || e.held->heldAt < g.oldest)
+            g.oldest = e.held->heldAt;
+        if (e.decision || e.deciding || e.held->state != HeldState::Held)
             continue;
-        s.openIds << e.held.id;
-        (e.held.action.kind == ActionKind::Requeue ? s.requeues : s.fails) += 1;
+        s.openIds << e.held->id;
+        (e.held->action.kind == ActionKind::Requeue ? s.requeues : s.fails) += 1;
     }
     g.summary = s;
     return s;

@@ -12,6 +12,7 @@
 
 #include <QAbstractItemModel>
 #include <QHash>
+#include <deque>
 
 namespace reclaim::ui {
 
@@ -88,7 +89,9 @@ public:
 private:
     struct Entry
     {
-        HeldAction held;
+        // Into m_listing or m_owned, never a copy: copying 20,000 held actions into new
+        // memory was half of a listing's time on the UI thread.
+        const HeldAction *held = nullptr;
         bool deciding = false;
         // What this console's decision came to: only what the row shows (a decision also
         // carries the whole entry and action, which are kept in `held` or not at all).
@@ -122,8 +125,15 @@ private:
     GroupSummary summaryOf(const Group &g) const;
     // One dataChanged per group touched, from its first to its last changed row, and its row.
     void emitChanged(const QList<int> &entries);
-    void rebuild(QList<Entry> entries);
+    void rebuild(QList<Entry> entries, QList<HeldAction> listing, std::deque<HeldAction> owned);
 
+    // The latest listing as it arrived, shared with its sender and never written to (a write
+    // would detach it and leave the entries pointing at the sender's copy).
+    QList<HeldAction> m_listing;
+    // What the entries show beyond the listing: a decision's entry as it stands now, and this
+    // console's decisions kept from earlier listings. A deque: growing it moves nothing. It is
+    // compacted to what the entries still show at every listing and clear.
+    std::deque<HeldAction> m_owned;
     QList<Entry> m_entries;
     QList<Group> m_groups;
     QHash<qint64, int> m_byId; // id → m_entries

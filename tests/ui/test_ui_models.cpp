@@ -84,6 +84,7 @@ private slots:
     void csvQuotesAndDefusesFormulas();
     void heldDecisionsStayAcrossListingsUntilCleared();
     void aMassDecisionIsOneChangePerGroup();
+    void aListingShowsWhatArrivedWhateverItsSenderDoesNext();
 };
 
 namespace {
@@ -964,6 +965,45 @@ void TestUiModels::aMassDecisionIsOneChangePerGroup()
         QCOMPARE(model.decisionText(id), id % 2 ? QStringLiteral("executed") : QString());
     }
     QCOMPARE(model.waitingCount(), kEach);
+}
+
+// The model shows a listing without copying its entries (it keeps the list the signal carried):
+// what the sender does with its own list afterwards changes nothing shown, and a decision's
+// entry outlives the listing it replaced. Fails if the model points into a list it does not
+// keep (the sender's write lands in what the model shows).
+void TestUiModels::aListingShowsWhatArrivedWhateverItsSenderDoesNext()
+{
+    HeldActionsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QList<HeldAction> sent{heldFixture(1, QStringLiteral("image")),
+                           heldFixture(2, QStringLiteral("image"))};
+    model.setHeld(sent);
+    sent[0].action.rowId = QStringLiteral("changed by the sender");
+    sent.clear();
+    sent.squeeze();
+    const QModelIndex group = model.index(0, 0);
+    QCOMPARE(model.index(0, HeldActionsModel::WhatColumn, group).data().toString(),
+             QStringLiteral("#1  row-1"));
+    QCOMPARE(model.heldAction(2)->action.rowId, QStringLiteral("row-2"));
+
+    // A decision's entry as it stands now, kept across two listings that no longer have it.
+    HeldDecision taken{2, HeldDecision::Outcome::AlreadyTaken, QString(),
+                       heldFixture(2, QStringLiteral("image")), std::nullopt};
+    taken.current->stateBy = QStringLiteral("bob@ops");
+    taken.current->state = HeldState::Rejected;
+    model.applyDecision(taken);
+    taken = {};
+    for (int listing = 0; listing < 2; ++listing) {
+        QList<HeldAction> next{heldFixture(1, QStringLiteral("image"))};
+        model.setHeld(next);
+        next[0].action.rowId = QStringLiteral("changed again");
+    }
+    QCOMPARE(model.heldAction(1)->action.rowId, QStringLiteral("row-1"));
+    QCOMPARE(model.decisionText(2), QStringLiteral("already rejected by bob@ops"));
+    QCOMPARE(model.heldAction(2)->action.rowId, QStringLiteral("row-2"));
+    model.clearDecided();
+    QCOMPARE(model.heldAction(2), nullptr);
+    QCOMPARE(model.heldAction(1)->action.rowId, QStringLiteral("row-1"));
 }
 
 QTEST_MAIN(TestUiModels)
