@@ -9,7 +9,6 @@
 #include <QMap>
 #include <QSet>
 #include <algorithm>
-#include <functional>
 
 namespace reclaim::ui {
 
@@ -273,22 +272,13 @@ void HeldActionsModel::setHeld(const QList<HeldAction> &held)
 
 void HeldActionsModel::clearDecided()
 {
+    // What stays is undecided, and only a decided entry is ever a copy in m_owned (kept from an
+    // earlier listing, or as its decision left it): the rest point into the listing.
     QList<Entry> entries;
-    std::deque<HeldAction> owned; // only what the entries left still show
-    const HeldAction *listedFirst = m_listing.constData();
-    const HeldAction *listedEnd = listedFirst + m_listing.size();
-    for (Entry &e : m_entries) {
-        if (e.decision)
-            continue;
-        const bool listed =
-            std::less_equal<>()(listedFirst, e.held) && std::less<>()(e.held, listedEnd);
-        entries.append(std::move(e));
-        if (!listed) {
-            owned.push_back(*entries.last().held);
-            entries.last().held = &owned.back();
-        }
-    }
-    rebuild(std::move(entries), m_listing, std::move(owned));
+    for (Entry &e : m_entries)
+        if (!e.decision)
+            entries.append(std::move(e));
+    rebuild(std::move(entries), m_listing, {});
 }
 
 int HeldActionsModel::decidedCount() const

@@ -130,9 +130,9 @@ private:
     // The latest listing as it arrived, shared with its sender and never written to (a write
     // would detach it and leave the entries pointing at the sender's copy).
     QList<HeldAction> m_listing;
-    // What the entries show beyond the listing: a decision's entry as it stands now, and this
-    // console's decisions kept from earlier listings. A deque: growing it moves nothing. It is
-    // compacted to what the entries still show at every listing and clear.
+    // What the entries show beyond the listing, only ever for a decided entry: its entry as the
+    // decision left it, or as an earlier listing had it. A deque: growing it moves nothing.
+    // Each listing keeps only what it still shows; clearing the decisions empties it.
     std::deque<HeldAction> m_owned;
     QList<Entry> m_entries;
     QList<Group> m_groups;
