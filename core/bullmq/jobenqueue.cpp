@@ -121,7 +121,8 @@ EnqueueInFlight startEnqueueJobs(RedisChannel &conn, const FenceKeys &fence,
     QHash<QString, QList<QByteArray>> keysOf;
     for (qsizetype i = 0; i < requests.size(); ++i) {
         const EnqueueRequest &r = requests.at(i);
-        const RedisResult &stamp = stamps.at(stampOf.value(queueOf(r.job)));
+        const QString queue = queueOf(r.job);
+        const RedisResult &stamp = stamps.at(stampOf.value(queue));
         if (!stamp) {
             refused[i] = notEnqueued(stamp.error());
             continue;
@@ -131,9 +132,9 @@ EnqueueInFlight startEnqueueJobs(RedisChannel &conn, const FenceKeys &fence,
             refused[i] = RedisError{RedisError::Kind::Layout, layouts.at(i).refusal(r.job.queue)};
             continue;
         }
-        auto keys = keysOf.find(queueOf(r.job));
+        auto keys = keysOf.find(queue);
         if (keys == keysOf.end())
-            keys = keysOf.insert(queueOf(r.job),
+            keys = keysOf.insert(queue,
                                  queueKeys(r.job, fence.forQueue(r.job.keyPrefix, r.job.queue)));
         f.writes << enqueueCommand(r, layouts.at(i), *keys);
     }

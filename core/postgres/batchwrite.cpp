@@ -35,11 +35,6 @@ QString jsonText(const QString &s)
     return out;
 }
 
-QString rowKey(const QString &domain, const QString &rowId)
-{
-    return domain + QChar(0) + rowId;
-}
-
 // What a completed audit row says, as the one-action write says it.
 QString auditDetail(const Action &a, const WriteOutcome &out)
 {
@@ -49,9 +44,10 @@ QString auditDetail(const Action &a, const WriteOutcome &out)
                                 : a.reason;
 }
 
-// The conditional UPDATE of every row in `batch` (one kind), answering the ids it changed.
-std::optional<QSet<QString>> writeRows(QSqlQuery &q, const DomainConfig &d, const RowKeyTypes &t,
-                                       ActionKind kind, const QList<const Action *> &batch)
+// The conditional UPDATE of every row in `batch` (one kind), answering which of them it changed
+// (by place in `batch`: the server returns each changed row's place, so no row id is read back).
+std::optional<QList<bool>> writeRows(QSqlQuery &q, const DomainConfig &d, const RowKeyTypes &t,
+                                     ActionKind kind, const QList<const Action *> &batch)
 {
     const JobColumns &c = d.columns;
     QStringList sets{QStringLiteral("%1 = ?").arg(quoteIdentifier(c.status))};
@@ -63,10 +59,11 @@ std::optional<QSet<QString>> writeRows(QSqlQuery &q, const DomainConfig &d, cons
                      : QStringLiteral("%1 = w.reason").arg(quoteIdentifier(c.error)));
     sets << QStringLiteral("%1 = now()").arg(quoteIdentifier(c.updatedAt));
     const QString sql =
-        QStringLiteral("UPDATE %1 AS t SET %2 FROM json_to_recordset(?::json) AS w(id text, "
-                       "status text, updated_at text, reason text) WHERE t.%3 = w.id::%4 "
+        QStringLiteral("UPDATE %1 AS t SET %2 FROM ROWS FROM (json_to_recordset(?::json) AS "
+                       "(id text, status text, updated_at text, reason text)) WITH ORDINALITY "
+                       "AS w(id, status, updated_at, reason, n) WHERE t.%3 = w.id::%4 "
                        "AND t.%5 = w.status::%6 AND t.%7 = w.updated_at::%8 "
-                       "RETURNING t.%3::text")
+                       "RETURNING w.n")
             .arg(quoteTableName(d.table), sets.join(QStringLiteral(", ")), quoteIdentifier(c.id),
                  t.id, quoteIdentifier(c.status), t.status, quoteIdentifier(c.updatedAt),
                  t.updatedAt);
@@ -86,9 +83,12 @@ std::optional<QSet<QString>> writeRows(QSqlQuery &q, const DomainConfig &d, cons
             q, sql,
             {kind == ActionKind::Requeue ? d.queuedStatus : d.failedStatus, jsonParameter(rows)}))
         return std::nullopt;
-    QSet<QString> changed;
-    while (q.next())
-        changed.insert(q.value(0).toString());
+    QList<bool> changed(batch.size(), false);
+    while (q.next()) {
+        const qint64 n = q.value(0).toLongLong();
+        if (n >= 1 && n <= changed.size())
+            changed[n - 1] = true;
+    }
     return changed;
 }
 
@@ -208,31 +208,33 @@ recordIntents(PgConnection &conn, const QList<const Action *> &actions, const Ac
     rows.endArray();
     QSqlQuery q(conn.database());
     // Data-modifying CTEs: every row or none, committed by the one statement. The rows are
-    // distinct, so (domain, row_id) ties each audit id back to its action. Every requeue takes
+    // distinct, so (domain, row_id) ties each audit id back to its action, joined on the server:
+    // the answer is the action's place in the batch (n) and its audit id. Every requeue takes
     // one use of its row's retry budget, tied to its audit row.
     const QString sql = QStringLiteral(
-        "WITH w AS (SELECT * FROM json_to_recordset(?::json) AS w(generation bigint, domain text, "
-        "row_id text, action text, status text, updated_at text, detail text)), "
+        "WITH w AS (SELECT * FROM ROWS FROM (json_to_recordset(?::json) AS (generation bigint, "
+        "domain text, row_id text, action text, status text, updated_at text, detail text)) WITH "
+        "ORDINALITY AS w(generation, domain, row_id, action, status, updated_at, detail, n)), "
         "intent AS (INSERT INTO reclaim.audit (run_id, actor_kind, actor_host, actor_user, "
         "generation, domain, row_id, action, observed_status, observed_updated_at, result, "
         "detail) SELECT ?, ?, ?, ?, generation, domain, row_id, action, status, updated_at, "
         "'started', detail FROM w RETURNING id, domain, row_id, generation, action), "
         "budget AS (INSERT INTO reclaim.requeue (domain, row_id, generation, audit_id) SELECT "
         "domain, row_id, generation, id FROM intent WHERE action = ?) "
-        "SELECT domain, row_id, id FROM intent");
+        "SELECT w.n, intent.id FROM intent JOIN w ON w.domain = intent.domain AND w.row_id = "
+        "intent.row_id");
     const QString what = QStringLiteral("recording the attempts on %1 rows").arg(actions.size());
     if (!execInline(q, sql,
                     {jsonParameter(rows), sqlText(actor.runId), sqlText(actor.kind),
                      sqlText(actor.host), sqlText(actor.user),
                      actionKindName(ActionKind::Requeue)}))
         return unexpected(conn.failure(what, q));
-    QHash<QString, qint64> idOf;
-    while (q.next())
-        idOf.insert(rowKey(q.value(0).toString(), q.value(1).toString()), q.value(2).toLongLong());
-    QList<qint64> ids;
-    ids.reserve(actions.size());
-    for (const Action *a : actions)
-        ids << idOf.value(rowKey(jsonText(a->domain), jsonText(a->rowId)));
+    QList<qint64> ids(actions.size(), 0);
+    while (q.next()) {
+        const qint64 n = q.value(0).toLongLong();
+        if (n >= 1 && n <= ids.size())
+            ids[n - 1] = q.value(1).toLongLong();
+    }
     if (ids.contains(0))
         return unexpected(StoreError{what + QStringLiteral(": not every row came back")});
     return ids;
@@ -256,26 +258,32 @@ Expected<QList<WriteOutcome>, StoreError> writeActions(PgConnection &conn, const
     const std::optional<qint64> highest = pgfence::holdForWrite(q, conn.lockKey());
     if (!highest)
         return fail(QStringLiteral("checking the fence"));
-    QList<const Action *> byKind[2];
-    for (const Action *a : actions)
-        if (a->precondition.generation == *highest)
-            byKind[a->kind == ActionKind::Requeue ? 0 : 1] << a;
-    QSet<QString> changed;
+    // Each kind's actions, by place in `actions`.
+    QList<qsizetype> byKind[2];
+    for (qsizetype i = 0; i < actions.size(); ++i)
+        if (actions.at(i)->precondition.generation == *highest)
+            byKind[actions.at(i)->kind == ActionKind::Requeue ? 0 : 1] << i;
+    QList<bool> changed(actions.size(), false);
     for (const ActionKind kind : {ActionKind::Requeue, ActionKind::Fail}) {
-        const QList<const Action *> &batch = byKind[kind == ActionKind::Requeue ? 0 : 1];
-        if (batch.isEmpty())
+        const QList<qsizetype> &places = byKind[kind == ActionKind::Requeue ? 0 : 1];
+        if (places.isEmpty())
             continue;
+        QList<const Action *> batch;
+        batch.reserve(places.size());
+        for (const qsizetype i : places)
+            batch << actions.at(i);
         const auto rows = writeRows(q, d, types, kind, batch);
         if (!rows)
             return fail(QStringLiteral("the conditional UPDATE"));
-        changed.unite(*rows);
+        for (qsizetype k = 0; k < places.size(); ++k)
+            changed[places.at(k)] = rows->at(k);
     }
     // Parent cleanup only for FAIL rows that changed, per parent rule.
     QHash<const ParentRule *, QList<const Action *>> childrenOf;
-    for (const Action *a : byKind[1])
-        if (changed.contains(a->rowId))
-            if (const ParentRule *parent = d.parentFor(a->jobType))
-                childrenOf[parent] << a;
+    for (const qsizetype i : byKind[1])
+        if (changed.at(i))
+            if (const ParentRule *parent = d.parentFor(actions.at(i)->jobType))
+                childrenOf[parent] << actions.at(i);
     QHash<const Action *, ParentChange> parents;
     for (auto it = childrenOf.cbegin(); it != childrenOf.cend(); ++it)
         if (!cleanUpParents(q, d, types, *it.key(), it.value(), parents))
@@ -283,12 +291,13 @@ Expected<QList<WriteOutcome>, StoreError> writeActions(PgConnection &conn, const
 
     QList<WriteOutcome> out;
     out.reserve(actions.size());
-    for (const Action *a : actions) {
+    for (qsizetype i = 0; i < actions.size(); ++i) {
+        const Action *a = actions.at(i);
         WriteOutcome o;
         if (a->precondition.generation != *highest)
             o.result = ActionResult::Fenced;
         else
-            o.result = changed.contains(a->rowId) ? ActionResult::Applied : ActionResult::Stale;
+            o.result = changed.at(i) ? ActionResult::Applied : ActionResult::Stale;
         o.parent = parents.value(a);
         out << o;
     }

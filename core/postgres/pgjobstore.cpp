@@ -155,10 +155,11 @@ QHash<QString, RestoredInput> PgJobStore::restorePayloadsOf(const DomainConfig &
                                                             const QStringList &rowIds)
 {
     QHash<QString, RestoredInput> out;
+    out.reserve(rowIds.size());
     auto set = watched([&] { return readRestorePayloads(live(), d, rule, rowIds); });
     if (set) {
-        for (const QString &id : rowIds)
-            out.insert(id, RestoredInput{set->value(id), std::nullopt});
+        for (qsizetype i = 0; i < rowIds.size(); ++i)
+            out.insert(rowIds.at(i), RestoredInput{std::move((*set)[i]), std::nullopt});
         return out;
     }
     // A lost (or timed-out, so closed) connection: every row gets that error, at once. Asking
@@ -281,12 +282,18 @@ namespace {
 // answers back to actions by row).
 bool distinctRows(const QList<const Action *> &actions)
 {
+    // A batch is one domain's: its row ids alone tell (shared, not copied, into the set).
+    // Actions of several domains are keyed by both.
+    const bool oneDomain = std::all_of(actions.cbegin(), actions.cend(), [&](const Action *a) {
+        return a->domain == actions.first()->domain;
+    });
     QSet<QString> seen;
+    seen.reserve(actions.size());
     for (const Action *a : actions) {
-        const QString key = a->domain + QChar(0) + a->rowId;
-        if (seen.contains(key))
+        const qsizetype before = seen.size();
+        seen.insert(oneDomain ? a->rowId : a->domain + QChar(0) + a->rowId);
+        if (seen.size() == before)
             return false;
-        seen.insert(key);
     }
     return true;
 }

@@ -57,16 +57,17 @@ QString restoreSetStatement(const RestoreRule &rule)
     while (inner.endsWith(QLatin1Char(';')))
         inner.chop(1);
     inner.replace(placeholder, QStringLiteral("ids.id"));
-    return QStringLiteral("SELECT ids.id, r.* FROM json_array_elements_text(?::json) AS ids(id) "
-                          "LEFT JOIN LATERAL (SELECT * FROM (%1) AS restore LIMIT 1) AS r ON true")
+    return QStringLiteral("SELECT ids.n, r.* FROM json_array_elements_text(?::json) WITH "
+                          "ORDINALITY AS ids(id, n) LEFT JOIN LATERAL (SELECT * FROM (%1) AS "
+                          "restore LIMIT 1) AS r ON true")
         .arg(inner);
 }
 
-Expected<QHash<QString, std::optional<QByteArray>>, StoreError>
+Expected<QList<std::optional<QByteArray>>, StoreError>
 readRestorePayloads(PgConnection &conn, const DomainConfig &d, const RestoreRule &rule,
                     const QStringList &rowIds)
 {
-    QHash<QString, std::optional<QByteArray>> out;
+    QList<std::optional<QByteArray>> out(rowIds.size());
     if (rowIds.isEmpty())
         return out;
     QSqlQuery q(conn.database());
@@ -75,10 +76,10 @@ readRestorePayloads(PgConnection &conn, const DomainConfig &d, const RestoreRule
         return unexpected(conn.failure(
             QStringLiteral("running the restore query of %1 over a set of rows").arg(d.name), q));
     while (q.next()) {
+        const qint64 n = q.value(0).toLongLong();
         const QVariant payload = q.value(1);
-        out.insert(q.value(0).toString(), payload.isNull()
-                                              ? std::optional<QByteArray>()
-                                              : std::optional<QByteArray>(compactUtf8(payload)));
+        if (n >= 1 && n <= out.size() && !payload.isNull())
+            out[n - 1] = compactUtf8(payload);
     }
     return out;
 }

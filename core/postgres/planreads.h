@@ -18,8 +18,8 @@ readRecentRequeues(PgConnection &conn, const DomainConfig &domain, const QString
 // nothing. The statement wraps the query as written, its :jobId standing for each id in turn
 // (LATERAL): the same answer it gives for one id, provided the query accepts a text id the way
 // it accepts a bound parameter. An error is the whole statement's (the caller then asks row by
-// row, so one row's failure stays that row's).
-Expected<QHash<QString, std::optional<QByteArray>>, StoreError>
+// row, so one row's failure stays that row's). One answer per id, in the order of `rowIds`.
+Expected<QList<std::optional<QByteArray>>, StoreError>
 readRestorePayloads(PgConnection &conn, const DomainConfig &domain, const RestoreRule &rule,
                     const QStringList &rowIds);
 

@@ -93,13 +93,19 @@ HeldSyncPlan planHeldSync(const DomainReport &domain, const QList<Action> &actio
                           const QList<HeldAction> &open, const QString &runId)
 {
     HeldSyncPlan plan;
+    // Only the open entries are looked up by row: a run with nothing held before (every run of
+    // a recovery that executes on its own) builds no index over its tens of thousands of rows.
     QHash<QString, const Action *> actionOf;
-    for (const Action &a : actions)
-        if (a.domain == domain.name)
-            actionOf.insert(a.rowId, &a);
     QHash<QString, const CandidateVerdict *> verdictOf;
-    for (const CandidateVerdict &v : domain.candidates)
-        verdictOf.insert(v.candidate.id, &v);
+    if (!open.isEmpty()) {
+        actionOf.reserve(actions.size());
+        for (const Action &a : actions)
+            if (a.domain == domain.name)
+                actionOf.insert(a.rowId, &a);
+        verdictOf.reserve(domain.candidates.size());
+        for (const CandidateVerdict &v : domain.candidates)
+            verdictOf.insert(v.candidate.id, &v);
+    }
 
     QSet<QString> keptRows;
     for (const HeldAction &h : open) {

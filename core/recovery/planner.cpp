@@ -120,6 +120,7 @@ PlanReads readInSets(const DomainConfig &domain, const QList<CandidateVerdict> &
         else
             reads.used.insert(*used);
     }
+    reads.restored.reserve(all.size());
     for (auto it = byRule.cbegin(); it != byRule.cend(); ++it)
         for (qsizetype at = 0; at < it.value().size(); at += kPlanBatch)
             reads.restored.insert(
