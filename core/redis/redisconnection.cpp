@@ -17,12 +17,6 @@ namespace reclaim {
 
 namespace {
 
-struct ReplyDeleter
-{
-    void operator()(void *r) const { freeReplyObject(r); }
-};
-using ReplyPtr = std::unique_ptr<void, ReplyDeleter>;
-
 // What is left of `deadline`, for hiredis' connect; at least 1 ms, as 0 would mean "no bound".
 timeval remainingTimeval(const QDeadlineTimer &deadline)
 {
@@ -155,6 +149,7 @@ RedisConnection::connectSocket(const RedisEndpoint &endpoint, const QDeadlineTim
             return unexpected(
                 RedisError{RedisError::Kind::Connect,
                            QStringLiteral("cannot set up the connection to %1").arg(name)});
+        ctx->reader->fn = RedisValue::readerFunctions(); // before anything is read
         return ctx;
     }
     return unexpected(failed);
@@ -395,10 +390,8 @@ Expected<RedisValue, RedisError> RedisConnection::readSocketReply(const QDeadlin
         void *raw = nullptr;
         if (redisGetReplyFromReader(m_ctx.get(), &raw) != REDIS_OK)
             return unexpected(takeContextError());
-        if (raw) {
-            ReplyPtr reply(raw);
-            return RedisValue::fromReply(static_cast<redisReply *>(raw));
-        }
+        if (raw)
+            return RedisValue::takeReply(raw);
         const Ready ready = waitFor(m_ctx->fd, POLLIN, deadline);
         if (ready == Ready::Deadline)
             return unexpected(timedOut());

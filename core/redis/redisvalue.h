@@ -1,4 +1,4 @@
-// An owned copy of one Redis reply, so no hiredis pointer outlives the call that produced it.
+// One Redis reply, owned: no hiredis pointer outlives the call that produced it.
 #pragma once
 
 #include <QByteArray>
@@ -6,7 +6,7 @@
 #include <QString>
 #include <optional>
 
-struct redisReply;
+struct redisReplyObjectFunctions;
 
 namespace reclaim {
 
@@ -35,7 +35,13 @@ struct RedisValue
     // toBytes() as UTF-8 text; empty for a nil, an array or an error.
     QString toText() const;
 
-    static RedisValue fromReply(const redisReply *reply);
+    // hiredis' reader building each reply as a RedisValue in place (redisReplyObjectFunctions),
+    // rather than as its own tree of redisReply copied here and freed: a reply of a thousand
+    // lookups is nine thousand values, and each one allocated, copied and freed twice cost more
+    // than reading it. Set on a reader before it reads anything; what it answers is taken with
+    // takeReply(), and nothing else may free it.
+    static redisReplyObjectFunctions *readerFunctions();
+    static RedisValue takeReply(void *reply);
     // Values built by hand: a reply as a server would send it, for parsers' tests.
     static RedisValue bulk(const QByteArray &bytes);
     static RedisValue number(long long n);

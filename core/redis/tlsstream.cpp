@@ -29,7 +29,9 @@ void TlsStream::ReaderDeleter::operator()(redisReader *r) const
 }
 
 TlsStream::TlsStream(std::unique_ptr<QSslSocket> socket, QString server)
-    : m_socket(std::move(socket)), m_reader(redisReaderCreate()), m_server(std::move(server))
+    : m_socket(std::move(socket)),
+      m_reader(redisReaderCreateWithFunctions(RedisValue::readerFunctions())),
+      m_server(std::move(server))
 {}
 
 TlsStream::~TlsStream() = default;
@@ -154,11 +156,8 @@ Expected<RedisValue, RedisError> TlsStream::readReply(const QDeadlineTimer &dead
             return unexpected(RedisError{
                 RedisError::Kind::Protocol,
                 QStringLiteral("%1: %2").arg(m_server, QString::fromLocal8Bit(m_reader->errstr))});
-        if (raw) {
-            RedisValue value = RedisValue::fromReply(static_cast<redisReply *>(raw));
-            freeReplyObject(raw);
-            return value;
-        }
+        if (raw)
+            return RedisValue::takeReply(raw);
         if (m_socket->bytesAvailable() == 0 && deadline.hasExpired())
             return unexpected(
                 RedisError{RedisError::Kind::Timeout,
