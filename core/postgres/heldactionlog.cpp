@@ -385,4 +385,49 @@ Expected<QSet<qint64>, StoreError> writeHeldMoves(PgConnection &conn, HeldState 
     return moved;
 }
 
+Expected<QList<HeldAction>, StoreError> takeHeld(PgConnection &conn, const QList<qint64> &ids,
+                                                 HeldState to, const QString &detail,
+                                                 const Actor &by)
+{
+    QList<HeldAction> taken;
+    const auto schema = conn.hasReclaimTable(QStringLiteral("held_action"));
+    if (!schema)
+        return unexpected(schema.error());
+    if (!*schema || ids.isEmpty())
+        return taken;
+    QSqlQuery q(conn.database());
+    q.setForwardOnly(true);
+    // The move and its events in one statement, as writeHeldMoves(); the entries moved come
+    // back whole, in the columns readHeldActions() reads.
+    const QString sql =
+        QStringLiteral(
+            "WITH x AS (SELECT DISTINCT id FROM json_array_elements_text(?::json) AS x(id)), "
+            "moved AS (UPDATE reclaim.held_action h SET state = ?, state_by = ?, state_at = "
+            "now(), state_detail = ? FROM x WHERE h.id = x.id::bigint AND h.state = 'held' "
+            "RETURNING h.*), ev AS (INSERT INTO reclaim.held_event (held_id, state, actor_kind, "
+            "actor, run_id, detail) SELECT id, state, ?, ?, ?, state_detail FROM moved) "
+            "SELECT %1 FROM moved ORDER BY held_at, id")
+            .arg(kColumns);
+    for (qsizetype at = 0; at < ids.size(); at += kHeldSlice) {
+        JsonWriter slice;
+        slice.beginArray();
+        for (qsizetype i = at; i < qMin(ids.size(), at + kHeldSlice); ++i)
+            slice.value(ids.at(i));
+        slice.endArray();
+        if (!execInline(q, sql,
+                        {QString::fromUtf8(slice.data()), heldStateName(to), sqlText(actorName(by)),
+                         sqlText(withoutNul(detail)), sqlText(by.kind), sqlText(actorName(by)),
+                         sqlText(by.runId)}))
+            return unexpected(
+                conn.failure(QStringLiteral("moving %1 held actions to %2 (%3 moved before)")
+                                 .arg(qMin(ids.size(), at + kHeldSlice) - at)
+                                 .arg(heldStateName(to))
+                                 .arg(taken.size()),
+                             q));
+        while (q.next())
+            taken << heldFrom(q);
+    }
+    return taken;
+}
+
 } // namespace reclaim

@@ -35,4 +35,11 @@ Expected<QHash<QString, qint64>, StoreError> writeHeldSync(PgConnection &conn,
 Expected<QSet<qint64>, StoreError> writeHeldMoves(PgConnection &conn, HeldState from,
                                                   const QList<HeldSettle> &moves, const Actor &by);
 
+// writeHeldMoves() of `ids` out of `held`, all to `to` with `detail`, answering each entry moved
+// as it now is (the move's own RETURNING: no read before it). An id not answered was not held
+// (taken by someone else, or unknown); nothing at all where Reclaim's schema does not exist.
+Expected<QList<HeldAction>, StoreError> takeHeld(PgConnection &conn, const QList<qint64> &ids,
+                                                 HeldState to, const QString &detail,
+                                                 const Actor &by);
+
 } // namespace reclaim

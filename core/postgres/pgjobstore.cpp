@@ -518,16 +518,6 @@ PgJobStore::applyHeldSync(const QString &domain, const HeldSyncPlan &plan, const
     return watched([&] { return writeHeldSync(live(), domain, plan, run); });
 }
 
-namespace {
-
-// Where Reclaim's schema was never created nothing was ever held: the id is unknown.
-bool noSuchHeld(const Expected<QList<HeldAction>, StoreError> &found)
-{
-    return found && found->isEmpty();
-}
-
-} // namespace
-
 Expected<QList<HeldClaim>, StoreError> PgJobStore::claimHeldMany(const QList<qint64> &ids,
                                                                  const Actor &approver)
 {
@@ -557,41 +547,37 @@ Expected<QList<HeldClaim>, StoreError> PgJobStore::moveHeldMany(const QList<qint
     QList<HeldClaim> out(ids.size());
     if (ids.isEmpty())
         return out;
-    QSet<qint64> moved;
-    const auto found = heldActions(HeldFilter{{}, std::nullopt, ids, false});
-    if (!found)
-        return unexpected(found.error());
-    if (!noSuchHeld(found)) { // where the schema does not exist, no id does
-        QList<HeldSettle> moves;
-        moves.reserve(ids.size());
-        for (qint64 id : ids)
-            moves << HeldSettle{id, to, detail};
-        auto done = watched([&] { return writeHeldMoves(live(), HeldState::Held, moves, by); });
-        if (!done)
-            return unexpected(done.error());
-        moved = std::move(*done);
-    }
-    // Where each stands now: moved by `by`, or by whom and how it was taken — read again only
-    // when some were not moved here (a mass decision usually moves them all).
-    const bool allMoved = !moved.isEmpty() && moved.size() == found->size();
-    auto now =
-        allMoved || moved.isEmpty() ? found : heldActions(HeldFilter{{}, std::nullopt, ids, false});
-    if (!now)
-        return unexpected(now.error());
-    if (allMoved)
-        for (HeldAction &h : *now) {
-            h.state = to;
-            h.stateBy = actorName(by);
-            h.stateAt = QDateTime::currentDateTimeUtc();
-            h.stateDetail = detail;
-        }
+    // Moved: the entry as the move left it. Not moved: where it stands now, and who took it —
+    // read only when some were not moved here (a mass decision usually moves them all).
+    const auto taken = watched([&] { return takeHeld(live(), ids, to, detail, by); });
+    if (!taken)
+        return unexpected(taken.error());
     QHash<qint64, const HeldAction *> byId;
-    for (const HeldAction &h : *now)
+    byId.reserve(taken->size());
+    for (const HeldAction &h : *taken)
         byId.insert(h.id, &h);
+    QList<qint64> notMoved;
+    for (const qint64 id : ids)
+        if (!byId.contains(id))
+            notMoved << id;
+    std::optional<QList<HeldAction>> rest;
+    if (!notMoved.isEmpty()) {
+        auto now = heldActions(HeldFilter{{}, std::nullopt, notMoved, false});
+        if (!now)
+            return unexpected(now.error());
+        rest = std::move(*now);
+    }
+    QHash<qint64, const HeldAction *> restById;
+    if (rest)
+        for (const HeldAction &h : *rest)
+            restById.insert(h.id, &h);
     for (qsizetype i = 0; i < ids.size(); ++i) {
-        out[i].claimed = moved.contains(ids.at(i));
-        if (const HeldAction *h = byId.value(ids.at(i)))
+        if (const HeldAction *h = byId.value(ids.at(i))) {
+            out[i].claimed = true;
             out[i].current = *h;
+        } else if (const HeldAction *now = restById.value(ids.at(i))) {
+            out[i].current = *now;
+        }
     }
     return out;
 }
